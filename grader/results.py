@@ -1,0 +1,277 @@
+"""What grading one submission produced, and its results.json (Gradescope's schema plus extra_data)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+CATEGORY_TITLES: dict[str, str] = {
+    "data_structures": "Data structures",
+    "joker_dominance": "Joker dominance",
+    "normal_rounds": "Normal rounds",
+    "forced_war": "Forced war",
+    "exhaustion": "Exhaustion during war",
+    "full_game": "Full game",
+}
+"""Every category, in the order reports show them, with its title."""
+
+OUTCOMES = ("graded", "ungradable", "grader_fault")
+"""A submission is graded (whatever its score), ungradable (its own fault), or hit a fault of the grader."""
+
+TEST_OUTCOMES = ("passed", "failed", "error", "timeout", "crash", "missing")
+"""passed; failed (an assertion); error (student code raised); timeout; crash (the worker died); missing (no result)."""
+
+
+@dataclass(frozen=True)
+class ExceptionInfo:
+    """An exception raised by student code, as the worker reported it."""
+
+    type: str
+    """The exception's class name, e.g. "IndexError"."""
+    message: str
+    """str() of the exception, truncated."""
+    traceback: str
+    """The traceback, cut to frames in the student's own files."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Expected and actual sequences (usually queues, front first) and where they first differ."""
+
+    label: str
+    """What is compared, e.g. "P1's queue after the war"."""
+    expected: list[Any]
+    """What the reference leaves."""
+    actual: list[Any]
+    """What the student's code left (values shown as text where they are not plain)."""
+    first_difference: int | None
+    """Index of the first differing position (or the shorter length); None if they are equal."""
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One hidden test's result."""
+
+    id: str
+    """The pytest node id inside the suites, e.g. "test_forced_war.py::test_winner_collects_own_pile_first"."""
+    name: str
+    """A readable title."""
+    category: str
+    """A key of CATEGORY_TITLES."""
+    score: float
+    """Points earned."""
+    max_score: float
+    """Points available."""
+    outcome: str
+    """One of TEST_OUTCOMES."""
+    hidden: bool
+    """Whether grading.toml hides this test's name and details from students."""
+    sentence: str = ""
+    """For anything but a pass: one sentence saying what went wrong."""
+    difference: Difference | None = None
+    """For a wrong sequence: expected beside actual."""
+    exception: ExceptionInfo | None = None
+    """For an exception in student code: what was raised."""
+    output: str = ""
+    """What the student's code printed during this test (escaped when shown, truncated)."""
+    duration: float = 0.0
+    """Seconds this test took."""
+
+
+@dataclass(frozen=True)
+class CategoryScore:
+    """A category's total."""
+
+    id: str
+    """A key of CATEGORY_TITLES."""
+    title: str
+    """Its title."""
+    score: float
+    """Points earned in it."""
+    max_score: float
+    """Points available in it."""
+
+
+@dataclass(frozen=True)
+class CoveredFile:
+    """One of the student's source files, with the lines the hidden suites executed."""
+
+    path: str
+    """Path inside the submission, with forward slashes."""
+    source: str
+    """The file's text."""
+    executed: list[int]
+    """Line numbers executed at least once."""
+    missing: list[int]
+    """Executable line numbers never executed."""
+    percent: float
+    """executed / (executed + missing) * 100, or 100.0 for a file with no executable line."""
+
+
+@dataclass(frozen=True)
+class Telemetry:
+    """Both queue sizes after every round of one full game, the student's beside the reference's."""
+
+    deck: list[str]
+    """The deck dealt (unshuffled from here on), front first."""
+    max_rounds: int
+    """The round limit of that game."""
+    reference: list[list[int]]
+    """[P1 size, P2 size] after each round, as the reference plays it."""
+    student: list[list[int]] | None
+    """The same for the student's code, or None if it could not be played."""
+    student_error: str = ""
+    """Why the student's run is missing or stops early."""
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    """Everything grading one submission produced; results.json is this, laid out as Gradescope expects."""
+
+    student: str
+    """The student's name (the submission's folder, zip or file name)."""
+    outcome: str
+    """One of OUTCOMES."""
+    reason: str
+    """For ungradable or grader_fault: one sentence why; else ""."""
+    score: float
+    """Total points earned."""
+    max_score: float
+    """Total points available."""
+    categories: list[CategoryScore]
+    """One per category, in CATEGORY_TITLES order."""
+    tests: list[TestResult]
+    """One per expected hidden test, in suite order."""
+    sha256: str
+    """The submission's hash: over its files' relative paths and contents, sorted."""
+    grader_version: str
+    """The grader's version."""
+    sandbox: str
+    """The isolation level used: "bwrap", "unshare", "plain" or "in-process" (trusted code only)."""
+    sandbox_warning: str
+    """Said when the isolation was weaker than bubblewrap; else ""."""
+    graded_at: str
+    """When grading finished, ISO 8601 in UTC."""
+    execution_time: float
+    """Seconds spent grading this submission."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase: "prepare", "tests", "total"."""
+    output: str = ""
+    """Everything the student's code printed (escaped when shown), truncated to 64 KiB."""
+    output_truncated: bool = False
+    """Whether output was cut."""
+    coverage: list[CoveredFile] = field(default_factory=list)
+    """The student's source files with the lines executed."""
+    telemetry: Telemetry | None = None
+    """One full game, student beside reference."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The results.json document: Gradescope's top-level keys, with everything else in extra_data."""
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "execution_time": round(self.execution_time, 3),
+            "output": self.reason or f"{self.student}: {_points(self.score)} / {_points(self.max_score)}",
+            "visibility": "visible",
+            "stdout_visibility": "hidden",
+            "tests": [_test_json(test) for test in self.tests],
+            "extra_data": {
+                "student": self.student,
+                "outcome": self.outcome,
+                "reason": self.reason,
+                "sha256": self.sha256,
+                "grader_version": self.grader_version,
+                "sandbox": self.sandbox,
+                "sandbox_warning": self.sandbox_warning,
+                "graded_at": self.graded_at,
+                "timings": self.timings,
+                "categories": [asdict(category) for category in self.categories],
+                "captured_output": {"text": self.output, "truncated": self.output_truncated},
+                "coverage": [asdict(file) for file in self.coverage],
+                "telemetry": asdict(self.telemetry) if self.telemetry else None,
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GradeResult:
+        """Read back a results.json document written by to_json."""
+        extra = data["extra_data"]
+        telemetry = extra.get("telemetry")
+        return cls(
+            student=extra["student"],
+            outcome=extra["outcome"],
+            reason=extra["reason"],
+            score=data["score"],
+            max_score=data["max_score"],
+            categories=[CategoryScore(**category) for category in extra["categories"]],
+            tests=[_test_from_json(test) for test in data["tests"]],
+            sha256=extra["sha256"],
+            grader_version=extra["grader_version"],
+            sandbox=extra["sandbox"],
+            sandbox_warning=extra["sandbox_warning"],
+            graded_at=extra["graded_at"],
+            execution_time=data["execution_time"],
+            timings=extra.get("timings", {}),
+            output=extra["captured_output"]["text"],
+            output_truncated=extra["captured_output"]["truncated"],
+            coverage=[CoveredFile(**file) for file in extra.get("coverage", [])],
+            telemetry=Telemetry(**telemetry) if telemetry else None,
+        )
+
+
+def _points(value: float) -> str:
+    """Points without a trailing .0."""
+    return f"{value:g}"
+
+
+def _test_json(test: TestResult) -> dict[str, Any]:
+    """One entry of Gradescope's tests[], with our detail in its extra_data."""
+    return {
+        "name": test.name,
+        "score": test.score,
+        "max_score": test.max_score,
+        "status": "passed" if test.outcome == "passed" else "failed",
+        "output": test.sentence,
+        "tags": [test.category],
+        "visibility": "hidden" if test.hidden else "visible",
+        "extra_data": {
+            "id": test.id,
+            "outcome": test.outcome,
+            "difference": asdict(test.difference) if test.difference else None,
+            "exception": asdict(test.exception) if test.exception else None,
+            "output": test.output,
+            "duration": round(test.duration, 4),
+        },
+    }
+
+
+def _test_from_json(data: dict[str, Any]) -> TestResult:
+    """Read back one entry of tests[]."""
+    extra = data["extra_data"]
+    return TestResult(
+        id=extra["id"],
+        name=data["name"],
+        category=data["tags"][0],
+        score=data["score"],
+        max_score=data["max_score"],
+        outcome=extra["outcome"],
+        hidden=data["visibility"] == "hidden",
+        sentence=data["output"],
+        difference=Difference(**extra["difference"]) if extra["difference"] else None,
+        exception=ExceptionInfo(**extra["exception"]) if extra["exception"] else None,
+        output=extra["output"],
+        duration=extra["duration"],
+    )
+
+
+def write_results(result: GradeResult, path: Path) -> None:
+    """Write results.json, creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def read_results(path: Path) -> GradeResult:
+    """Read a results.json written by write_results."""
+    return GradeResult.from_json(json.loads(path.read_text(encoding="utf-8")))
