@@ -1,0 +1,289 @@
+"""The trusted side's line to a worker: one JSON request, one JSON reply, a deadline on every call."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from typing import Any
+
+from .sandbox import SandboxSpec, apply_limits, kill_uid, worker_command, worker_env
+
+REPLY_CAP = 32 * 1024 * 1024
+"""Largest reply accepted, in bytes; a bigger one is the student's fault."""
+
+OUTPUT_CAP = 64 * 1024
+"""Characters of the student's printed output kept over the whole submission."""
+
+BOOT_TIMEOUT = 20.0
+"""Seconds for the sandbox and interpreter to come up, before any student code runs."""
+
+IMPORT_TIMEOUT = 10.0
+"""Seconds for importing the student's package."""
+
+
+class StudentProblem(Exception):
+    """Something the student's code did; the test it happened in fails with this sentence."""
+
+    outcome = "error"
+
+    def __init__(self, sentence: str, *, exception: dict[str, str] | None = None) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+        self.exception = exception
+
+
+class StudentRaised(StudentProblem):
+    """Student code raised an exception."""
+
+    outcome = "error"
+
+
+class StudentMissing(StudentProblem):
+    """The submission lacks a name the test needs, or a value it returned cannot be used."""
+
+    outcome = "error"
+
+
+class StudentTimeout(StudentProblem):
+    """A call did not finish within its deadline, or the submission's time budget ran out."""
+
+    outcome = "timeout"
+
+
+class StudentCrash(StudentProblem):
+    """The worker process ended during a call (exit, signal, memory)."""
+
+    outcome = "crash"
+
+
+class Ungradable(Exception):
+    """The submission cannot be graded at all: it does not import."""
+
+
+class GraderFault(Exception):
+    """The grader could not do its part (the sandbox would not start, a protocol error of ours)."""
+
+
+class WorkerClient:
+    """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
+
+    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float) -> None:
+        self.spec = spec
+        self.call_timeout = call_timeout
+        self.budget_left = budget
+        self.budget = budget
+        self.process: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+        self.next_id = 0
+        self.output_parts: list[str] = []
+        self.output_kept = 0
+        self.output_truncated = False
+        self.restarts = 0
+        self.coverage: dict[str, set[int]] = {}
+        self.statements: dict[str, set[int]] = {}
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker and import the submission in it."""
+        limits = self.spec.limits
+        try:
+            self.process = subprocess.Popen(
+                worker_command(self.spec),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=worker_env(self.spec),
+                cwd="/",
+                start_new_session=True,
+                preexec_fn=lambda: apply_limits(limits),
+            )
+        except OSError as error:
+            raise GraderFault(f"could not start the sandbox ({error})") from error
+        self.buffer = b""
+        try:
+            boot = self._read_line(BOOT_TIMEOUT)
+        except (StudentTimeout, StudentCrash) as problem:
+            detail = self._stderr_tail()
+            self.stop()
+            raise GraderFault(f"the sandbox did not start ({problem.sentence}){detail}") from None
+        if boot.get("boot") is not True:
+            self.stop()
+            raise GraderFault("the sandbox started but its worker did not announce itself")
+        try:
+            self._request("hello", {"root": self.spec.inside_root, "package": self.spec.package,
+                                    "coverage": self.spec.coverage}, IMPORT_TIMEOUT)
+        except StudentTimeout:
+            self.stop()
+            raise Ungradable(f"importing your package did not finish within {IMPORT_TIMEOUT:g} s") from None
+        except StudentCrash as crash:
+            self.stop()
+            raise Ungradable(f"importing your package ended the process ({crash.sentence})") from None
+        except StudentProblem as problem:
+            self.stop()
+            raise Ungradable(f"your package cannot be imported: {problem.sentence}") from None
+
+    def stop(self) -> None:
+        """Kill the worker and everything it started."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+            pass
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        if self.spec.uid is not None and self.spec.level != "bwrap":
+            kill_uid(self.spec.uid)
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
+        """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults."""
+        if self.budget_left <= 0:
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+                                 "for this submission")
+        if self.process is None:
+            self.restarts += 1
+            self.start()
+        deadline = min(timeout or self.call_timeout, self.budget_left)
+        started = time.monotonic()
+        try:
+            return self._request(op, args, deadline)
+        finally:
+            self.budget_left -= time.monotonic() - started
+
+    def collect_coverage(self) -> None:
+        """Fold the current worker's coverage into what earlier workers reported, if it is alive."""
+        if self.process is None or not self.spec.coverage:
+            return
+        try:
+            files = self._request("coverage", {"root": self.spec.inside_root}, 20.0)
+        except (StudentProblem, GraderFault):
+            return
+        if type(files) is not list:
+            return
+        for entry in files:
+            if type(entry) is not dict:
+                continue
+            path, executed, missing = entry.get("path"), entry.get("executed"), entry.get("missing")
+            if type(path) is not str or type(executed) is not list or type(missing) is not list:
+                continue
+            lines = {line for line in executed if type(line) is int}
+            self.coverage.setdefault(path, set()).update(lines)
+            self.statements.setdefault(path, set()).update(lines, (line for line in missing if type(line) is int))
+
+    def output(self) -> tuple[str, bool]:
+        """Everything the student's code printed so far, capped, and whether it was cut."""
+        return "".join(self.output_parts), self.output_truncated
+
+    # -- the wire ------------------------------------------------------------------------------------
+
+    def _request(self, op: str, args: dict[str, Any], timeout: float) -> Any:
+        """Send one request and wait for its reply."""
+        assert self.process is not None and self.process.stdin is not None
+        self.next_id += 1
+        ident = self.next_id
+        line = json.dumps({"id": ident, "op": op, "args": args}).encode() + b"\n"
+        try:
+            self.process.stdin.write(line)
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the read below reports how the process ended
+        while True:
+            reply = self._read_line(timeout)
+            if reply.get("id") == ident:
+                break
+            # Anything else on the channel was written by student code: ignore it.
+        self._keep_output(reply.get("output"), reply.get("output_truncated"))
+        if reply.get("ok") is True:
+            return reply.get("value")
+        if "raised" in reply:
+            info = reply["raised"] if type(reply["raised"]) is dict else {}
+            exception = {key: str(info.get(key, ""))[:4000] for key in ("type", "message", "traceback")}
+            raise StudentRaised(_raised_sentence(op, exception), exception=exception)
+        if "missing" in reply:
+            raise StudentMissing(str(reply["missing"])[:500])
+        raise GraderFault(f"the worker refused the request {op!r}: {str(reply.get('fault'))[:200]}")
+
+    def _read_line(self, timeout: float) -> dict[str, Any]:
+        """One JSON line from the worker within timeout seconds, or the reason there is none."""
+        assert self.process is not None and self.process.stdout is not None
+        stdout = self.process.stdout
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(stdout, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    self.stop()
+                    raise StudentTimeout(f"did not finish within {timeout:g} s (an endless loop?)")
+                chunk = os.read(stdout.fileno(), 1 << 20)
+                if not chunk:
+                    code = self.process.wait()
+                    self.stop()
+                    raise StudentCrash(_ended_sentence(code))
+                self.buffer += chunk
+                if len(self.buffer) > REPLY_CAP:
+                    self.stop()
+                    raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return {}
+        return message if type(message) is dict else {}
+
+    def _keep_output(self, text: object, truncated: object) -> None:
+        """Add a call's printed output to the submission's, up to OUTPUT_CAP."""
+        if type(text) is not str:
+            return
+        room = OUTPUT_CAP - self.output_kept
+        if len(text) > room or truncated is True:
+            self.output_truncated = True
+        piece = text[: max(room, 0)]
+        self.output_parts.append(piece)
+        self.output_kept += len(piece)
+
+    def _stderr_tail(self) -> str:
+        """The last lines the sandbox printed before the worker took over, for a grader fault."""
+        if self.process is None or self.process.stderr is None:
+            return ""
+        try:
+            self.process.wait(timeout=5)
+            text = self.process.stderr.read(4000).decode(errors="replace").strip()
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            return ""
+        return f": {text.splitlines()[-1]}" if text else ""
+
+
+def _raised_sentence(op: str, exception: dict[str, str]) -> str:
+    """A sentence for an exception raised by student code."""
+    if exception["type"] == "NotImplementedError":
+        return f"not implemented yet (NotImplementedError: {exception['message']})"
+    if exception["type"] == "SystemExit":
+        return f"your code tried to stop the program ({exception['message']})"
+    return f"your code raised {exception['type']}: {exception['message']}"
+
+
+def _ended_sentence(code: int | None) -> str:
+    """A sentence for a worker that ended in the middle of a call."""
+    if code is None:
+        return "the process running your code ended"
+    if code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        hint = {"SIGKILL": " (out of memory or too many processes?)", "SIGXCPU": " (CPU time limit)",
+                "SIGXFSZ": " (file size limit)", "SIGSEGV": ""}.get(name, "")
+        return f"the process running your code was killed by {name}{hint}"
+    return f"the process running your code exited with status {code} in the middle of a call"

@@ -1,0 +1,212 @@
+"""The war-grader command line: grade, check, report. It parses; the functions beside it work."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import __version__
+from .config import ConfigError, load_config
+from .results import CATEGORY_TITLES, GradeResult, write_results
+from .runner import Batch, GradingError, grade_all, open_batch, scratch_folder
+from .sandbox import SandboxError, choose_level
+from .submissions import Submission, UsageError, discover
+
+EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
+"""0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
+
+
+class Progress:
+    """A progress bar on a terminal; one plain line per submission in CI or a pipe."""
+
+    def __init__(self, total: int, *, quiet: bool) -> None:
+        self.total, self.done, self.quiet = total, 0, quiet
+        self.bar = sys.stderr.isatty() and not os.environ.get("CI") and not quiet
+
+    def __call__(self, result: GradeResult) -> None:
+        self.done += 1
+        if self.quiet:
+            return
+        if self.bar:
+            width = 30
+            filled = width * self.done // self.total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                             f"{result.student[:30]:<30}")
+            if self.done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        else:
+            print(f"graded {self.done}/{self.total}: {result.student}: {_summary_score(result)}",
+                  file=sys.stderr, flush=True)
+
+
+def _summary_score(result: GradeResult) -> str:
+    if result.outcome == "graded":
+        return f"{result.score:g} / {result.max_score:g}"
+    return f"{result.outcome.replace('_', ' ')}: {result.reason}"
+
+
+def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
+          timeout: float | None = None, sandbox: str | None = None, quiet: bool = False) -> list[GradeResult]:
+    """Grade every submission at paths into out: results.json per student and grades.csv."""
+    config = load_config(config_path, {"limits.submission_timeout": timeout, "sandbox.level": sandbox})
+    choose_level(config.sandbox)
+    submissions = discover(paths)
+    with scratch_folder() as scratch:
+        batch = open_batch(config, Path(scratch))
+        results = grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
+    write_outputs(results, out)
+    return results
+
+
+def write_outputs(results: list[GradeResult], out: Path) -> None:
+    """OUT/<student>/results.json for each, and OUT/grades.csv."""
+    out.mkdir(parents=True, exist_ok=True)
+    for result in results:
+        write_results(result, out / result.student / "results.json")
+    with (out / "grades.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason"])
+        for result in results:
+            by_id = {category.id: category.score for category in result.categories}
+            writer.writerow([result.student, f"{result.score:g}", f"{result.max_score:g}",
+                             *(f"{by_id.get(category, 0):g}" for category in CATEGORY_TITLES),
+                             result.outcome, result.reason])
+
+
+def check(*, config_path: Path | None = None, sandbox: str | None = None,
+          quiet: bool = False) -> tuple[GradeResult, GradeResult]:
+    """Grade the reference (must score full marks) and the starter (must score 0) through the real sandbox."""
+    config = load_config(config_path, {"sandbox.level": sandbox})
+    choose_level(config.sandbox)
+    package_root = Path(__file__).resolve().parent.parent
+    submissions = [Submission("reference", package_root / "reference"), Submission("starter", package_root / "starter")]
+    with scratch_folder() as scratch:
+        batch: Batch = open_batch(config, Path(scratch))
+        reference, starter = grade_all(submissions, batch, jobs=2, on_result=Progress(2, quiet=quiet))
+    return reference, starter
+
+
+def summary(results: list[GradeResult], out: Path) -> str:
+    """A one-screen summary of a grading run."""
+    graded = [r for r in results if r.outcome == "graded"]
+    lines = [f"{len(results)} submission{'s' * (len(results) != 1)}: {len(graded)} graded, "
+             f"{sum(r.outcome == 'ungradable' for r in results)} ungradable, "
+             f"{sum(r.outcome == 'grader_fault' for r in results)} grader faults"]
+    if graded:
+        scores = sorted(r.score for r in graded)
+        lines.append(f"scores: min {scores[0]:g}, median {scores[len(scores) // 2]:g}, max {scores[-1]:g} "
+                     f"(out of {graded[0].max_score:g})")
+        for category, title in CATEGORY_TITLES.items():
+            earned = sum(c.score for r in graded for c in r.categories if c.id == category)
+            available = sum(c.max_score for r in graded for c in r.categories if c.id == category)
+            if available:
+                lines.append(f"  {title:<24} class average {100 * earned / available:5.1f}%")
+    for result in results:
+        if result.outcome != "graded":
+            lines.append(f"  {result.student}: {result.outcome.replace('_', ' ')}: {result.reason}")
+    lines.append(f"results in {out}/ (grades.csv, <student>/results.json)")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """war-grader's arguments."""
+    parser = argparse.ArgumentParser(prog="war-grader", description="Grade War assignments against hidden suites, "
+                                     "with student code in a sandbox.")
+    parser.add_argument("--version", action="version", version=f"war-grader {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    grade_parser = commands.add_parser("grade", help="grade submissions", description="Grade one submission (a "
+                                       "folder, .zip or .py file) or a folder of them, one per student.")
+    grade_parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    grade_parser.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports)")
+    grade_parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once "
+                              "(default: the number of cores)")
+    grade_parser.add_argument("--timeout", type=float, help="seconds of student code per submission "
+                              "(grading.toml limits.submission_timeout)")
+    grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
+    grade_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"),
+                              help="isolation level (grading.toml sandbox.level; default auto)")
+    grade_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+
+    check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
+                                       description="Grade the reference (must score full marks) and the starter "
+                                       "(must score 0) through the real sandbox.")
+    check_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
+    check_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"))
+    check_parser.add_argument("--json", action="store_true", help="print both scores as JSON")
+
+    report_parser = commands.add_parser("report", help="re-render the HTML reports from saved results",
+                                        description="Render OUT/<student>/report.html and OUT/index.html from "
+                                        "the results.json files, without regrading.")
+    report_parser.add_argument("out", type=Path, metavar="OUT")
+    report_parser.add_argument("--view", choices=("student", "instructor"), default="student")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; one line on stderr and a non-zero status for anything the user can fix."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "grade":
+            if args.jobs < 1:
+                parser.error(f"--jobs must be at least 1, not {args.jobs}")
+            results = grade(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
+                            timeout=args.timeout, sandbox=args.sandbox, quiet=args.json)
+            _render(args.out, "student")
+            if args.json:
+                print(json.dumps([r.to_json() for r in results], indent=2))
+            else:
+                print(summary(results, args.out))
+            return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
+        if args.command == "check":
+            reference, starter = check(config_path=args.config, sandbox=args.sandbox, quiet=args.json)
+            ok = reference.score == reference.max_score and starter.score == 0 and reference.outcome == "graded"
+            if args.json:
+                print(json.dumps({"reference": reference.score, "starter": starter.score,
+                                  "max_score": reference.max_score, "ok": ok}))
+            else:
+                print(f"reference: {reference.score:g} / {reference.max_score:g} (must be full marks)")
+                print(f"starter:   {starter.score:g} / {starter.max_score:g} (must be 0)")
+                for result in (reference, starter):
+                    for test in result.tests:
+                        if (test.outcome == "passed") != (result is reference):
+                            print(f"  {result.student}: {test.id}: {test.outcome}: {test.sentence}")
+                print("check passed" if ok else "check FAILED")
+            return EXIT_OK if ok else EXIT_FAULT
+        if args.command == "report":
+            written = _render(args.out, args.view)
+            print(f"rendered {len(written)} pages in {args.out}/")
+            return EXIT_OK
+    except (UsageError, ConfigError, SandboxError) as error:
+        print(f"war-grader: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except GradingError as error:
+        print(f"war-grader: {error}", file=sys.stderr)
+        return EXIT_FAULT
+    except KeyboardInterrupt:
+        print("war-grader: interrupted", file=sys.stderr)
+        return 130
+    return EXIT_USAGE
+
+
+def _render(out: Path, view: str) -> list[Any]:
+    """The HTML reports (grader.report), when that module is present."""
+    try:
+        from .report import ReportError, render_reports  # noqa: PLC0415 - optional until reports land
+    except ImportError:
+        return []
+    try:
+        return render_reports(out, view=view)
+    except ReportError as error:
+        raise UsageError(str(error)) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

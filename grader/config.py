@@ -1,0 +1,161 @@
+"""Grading settings: each described once, resolved command line over environment over file over default."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Callable
+
+from .results import CATEGORY_TITLES
+from .sandbox import LEVELS, Limits
+
+
+class ConfigError(ValueError):
+    """A setting has a value that cannot be used; the message says which and where it came from."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: where it lives in grading.toml, how to check it, what it means."""
+
+    section: str
+    key: str
+    kind: type
+    help: str
+    check: Callable[[Any], bool] = lambda value: True
+    rule: str = ""
+
+    @property
+    def env(self) -> str:
+        """Its environment variable."""
+        return f"WAR_GRADER_{self.section}_{self.key}".upper()
+
+
+def _positive(value: Any) -> bool:
+    return value > 0
+
+
+SETTINGS: tuple[Setting, ...] = (
+    *(Setting("points", category, float, f"points for the {title} category", lambda v: v >= 0, ">= 0")
+      for category, title in CATEGORY_TITLES.items()),
+    Setting("limits", "call_timeout", float, "seconds for one call into student code", _positive, "> 0"),
+    Setting("limits", "game_timeout", float, "seconds for a call that plays whole games", _positive, "> 0"),
+    Setting("limits", "submission_timeout", float, "seconds of student code in all, per submission",
+            _positive, "> 0"),
+    Setting("limits", "memory_mb", int, "address space of the worker, in MiB", lambda v: v >= 64, ">= 64"),
+    Setting("limits", "file_size_mb", int, "largest file student code may write, in MiB", _positive, "> 0"),
+    Setting("limits", "open_files", int, "open file descriptors of the worker", lambda v: v >= 16, ">= 16"),
+    Setting("limits", "processes", int, "processes for the worker's user", lambda v: v >= 4, ">= 4"),
+    Setting("sandbox", "level", str, "isolation: auto, bwrap, unshare or plain",
+            lambda v: v in ("auto", *LEVELS), "one of auto, " + ", ".join(LEVELS)),
+    Setting("sandbox", "coverage", bool, "measure which lines of the submission run"),
+    Setting("visibility", "hidden", list, "test ids or patterns hidden from students",
+            lambda v: all(isinstance(item, str) for item in v), "a list of strings"),
+)
+"""Every setting war-grader reads."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Resolved settings for one grading run."""
+
+    points: dict[str, float]
+    call_timeout: float
+    game_timeout: float
+    submission_timeout: float
+    limits: Limits
+    sandbox: str
+    coverage: bool
+    hidden: tuple[str, ...]
+    sources: dict[str, str] = field(default_factory=dict)
+    """Where each setting's value came from (for messages)."""
+
+
+def load_config(path: Path | None = None, overrides: dict[str, Any] | None = None,
+                environ: dict[str, str] | None = None) -> Config:
+    """Defaults, then the file at path, then WAR_GRADER_* variables, then overrides ("section.key": value)."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    layers = [("the defaults", _read_toml(files("grader").joinpath("grading.toml").read_text(), "the defaults"))]
+    if path is not None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise ConfigError(f"cannot read the config file {path}: {error.strerror}") from None
+        layers.append((str(path), _read_toml(text, str(path))))
+    known = {(s.section, s.key) for s in SETTINGS}
+    for origin, data in layers:
+        for section, table in data.items():
+            if not isinstance(table, dict):
+                raise ConfigError(f"[{section}] in {origin} should be a table")
+            for key, value in table.items():
+                if (section, key) not in known:
+                    raise ConfigError(f"unknown setting {section}.{key} in {origin}")
+                values[f"{section}.{key}"], sources[f"{section}.{key}"] = value, origin
+    for setting in SETTINGS:
+        name = f"{setting.section}.{setting.key}"
+        if setting.env in environ:
+            values[name], sources[name] = _parse_env(setting, environ[setting.env]), f"${setting.env}"
+    for name, value in (overrides or {}).items():
+        if value is not None:
+            values[name], sources[name] = value, "the command line"
+    for setting in SETTINGS:
+        name = f"{setting.section}.{setting.key}"
+        values[name] = _checked(setting, values[name], sources[name])
+    return Config(
+        points={category: values[f"points.{category}"] for category in CATEGORY_TITLES},
+        call_timeout=values["limits.call_timeout"],
+        game_timeout=values["limits.game_timeout"],
+        submission_timeout=values["limits.submission_timeout"],
+        limits=Limits(
+            memory_bytes=values["limits.memory_mb"] * 1024**2,
+            file_bytes=values["limits.file_size_mb"] * 1024**2,
+            open_files=values["limits.open_files"],
+            processes=values["limits.processes"],
+            cpu_seconds=int(values["limits.submission_timeout"] * 2 + 60),
+        ),
+        sandbox=values["sandbox.level"],
+        coverage=values["sandbox.coverage"],
+        hidden=tuple(values["visibility.hidden"]),
+        sources=sources,
+    )
+
+
+def _read_toml(text: str, origin: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{origin} is not valid TOML: {error}") from None
+
+
+def _parse_env(setting: Setting, text: str) -> Any:
+    if setting.kind is list:
+        return [item.strip() for item in text.split(",") if item.strip()]
+    if setting.kind is bool:
+        return text.strip().lower() in ("1", "true", "yes", "on")
+    return text
+
+
+_KIND_NAMES = {int: "a whole number", float: "a number", str: "a string", bool: "true or false", list: "a list"}
+
+
+def _checked(setting: Setting, value: Any, origin: str) -> Any:
+    """The value converted to the setting's type, or a ConfigError naming the setting and its origin."""
+    name = f"{setting.section}.{setting.key}"
+    try:
+        if setting.kind in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+            raise ValueError
+        converted = setting.kind(value) if setting.kind in (int, float, str) else value
+        if setting.kind is int and isinstance(value, float) and not value.is_integer():
+            raise ValueError
+        if not isinstance(converted, setting.kind):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} = {value!r} from {origin} is not {_KIND_NAMES[setting.kind]}") from None
+    if not setting.check(converted):
+        raise ConfigError(f"{name} = {value!r} from {origin} must be {setting.rule}")
+    return converted

@@ -1,0 +1,243 @@
+"""The pytest plugin of the trusted grading process: the `student` fixture and the results it records.
+
+Loaded with `-p grader.harness` by the runner. It never imports the submission: every call goes to
+the sandboxed worker through grader.channel, and only plain values come back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from .channel import GraderFault, StudentProblem, Ungradable, WorkerClient
+from .checks import Mismatch, decode
+from .sandbox import SandboxSpec
+
+SPEC_VARIABLE = "WAR_GRADER_SPEC"
+"""Path of a JSON file: {"spec": SandboxSpec, "call_timeout": s, "game_timeout": s, "budget": s}."""
+
+RESULTS_VARIABLE = "WAR_GRADER_RESULTS"
+"""Path where the plugin writes what it saw, as JSON."""
+
+MANIFEST_VARIABLE = "WAR_GRADER_MANIFEST"
+"""With --collect-only: path where the plugin writes the suites' test ids, titles, categories and weights."""
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """What one call left behind: the returned value and both queues, front first."""
+
+    result: Any
+    p1: list[Any]
+    p2: list[Any]
+    stacks: list[list[Any]] | None = None
+
+
+class Student:
+    """The submission as the hidden tests see it: typed calls that return decoded plain values."""
+
+    def __init__(self, client: WorkerClient, game_timeout: float) -> None:
+        self.client = client
+        self.game_timeout = game_timeout
+
+    def queue_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """Apply (method, *args) steps to a new Queue; per step {"value": v} or {"raised": {...}}."""
+        return self._steps(self.client.call("structure_ops", kind="Queue", ops=[list(op) for op in ops]))
+
+    def stack_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
+        """Apply (method, *args) steps to a new Stack."""
+        return self._steps(self.client.call("structure_ops", kind="Stack", ops=[list(op) for op in ops]))
+
+    def card_values(self, cards: list[Any]) -> list[dict[str, Any]]:
+        """card_value of each card: {"value": v} or {"raised": {...}}."""
+        return self._steps(self.client.call("card_values", cards=cards))
+
+    def make_deck(self, **kwargs: Any) -> Any:
+        """The student's make_deck(**kwargs)."""
+        return decode(self.client.call("call", function="make_deck", kwargs=kwargs))
+
+    def shuffle(self, deck: list[str], seed: int | None) -> Any:
+        """The student's shuffle(deck, seed)."""
+        return decode(self.client.call("call", function="shuffle", kwargs={"deck": deck, "seed": seed}))
+
+    def deal(self, deck: list[str]) -> tuple[list[Any], list[Any]]:
+        """The student's deal(deck), both queues drained front first."""
+        value = self.client.call("deal", deck=deck)
+        return decode(value["p1"]), decode(value["p2"])
+
+    def play_round(self, p1: list[str], p2: list[str], rules: dict[str, Any] | None = None) -> RoundOutcome:
+        """play_round on queues holding p1 and p2."""
+        value = self.client.call("play_round", p1=p1, p2=p2, rules=rules)
+        return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]))
+
+    def resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str,
+                    rules: dict[str, Any] | None = None) -> RoundOutcome:
+        """resolve_war on queues holding p1 and p2 after c1 and c2 tied; also every Stack's pushes."""
+        value = self.client.call("resolve_war", p1=p1, p2=p2, c1=c1, c2=c2, rules=rules)
+        stacks = [decode(pushes) for pushes in value["stacks"]] if type(value.get("stacks")) is list else []
+        return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]), stacks)
+
+    def play_game(self, rules: dict[str, Any] | None = None, **kwargs: Any) -> dict[str, Any]:
+        """The fields of play_game(**kwargs)'s result, decoded."""
+        value = self.client.call("play_game", timeout=self.game_timeout, kwargs=kwargs, rules=rules)
+        return {key: decode(item) for key, item in value.items()}
+
+    def replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict[str, Any]]:
+        """Each deck played with the student's play_round/resolve_war: sizes per round and final queues."""
+        return self.client.call("replay", timeout=self.game_timeout, decks=decks, max_rounds=max_rounds,
+                                detail=detail)
+
+    @staticmethod
+    def _steps(steps: Any) -> list[dict[str, Any]]:
+        return [{"value": decode(step["value"])} if "value" in step else step for step in steps]
+
+
+class Recorder:
+    """What the session saw, written to RESULTS_VARIABLE's file at the end."""
+
+    def __init__(self) -> None:
+        self.tests: dict[str, dict[str, Any]] = {}
+        self.ungradable = ""
+        self.grader_fault = ""
+        self.extra: dict[str, Any] = {}
+        self.client: WorkerClient | None = None
+        self.client_error: Exception | None = None
+
+
+RECORDER = Recorder()
+"""The one recorder of this process."""
+
+
+def _load_settings() -> dict[str, Any]:
+    path = os.environ.get(SPEC_VARIABLE)
+    if not path:
+        raise GraderFault(f"{SPEC_VARIABLE} is not set: run the suites through war-grader")
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@pytest.fixture(scope="session")
+def student() -> Any:
+    """The submission, started once in its sandbox; restarted by the client after crashes."""
+    if RECORDER.client_error is None and RECORDER.client is None:
+        try:
+            settings = _load_settings()
+            client = WorkerClient(SandboxSpec.from_json(settings["spec"]), call_timeout=settings["call_timeout"],
+                                  budget=settings["budget"])
+            client.start()
+            RECORDER.client = client
+            RECORDER.extra["game_timeout"] = settings["game_timeout"]
+        except Ungradable as error:
+            RECORDER.ungradable = str(error)
+            RECORDER.client_error = error
+        except GraderFault as error:
+            RECORDER.grader_fault = str(error)
+            RECORDER.client_error = error
+    if RECORDER.client_error is not None:
+        raise RECORDER.client_error
+    assert RECORDER.client is not None
+    yield Student(RECORDER.client, RECORDER.extra["game_timeout"])
+
+
+@pytest.fixture(scope="session")
+def record() -> dict[str, Any]:
+    """Session-wide data a test hands to the report (e.g. telemetry)."""
+    return RECORDER.extra
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers the suites use."""
+    config.addinivalue_line("markers", "category(name): the grading category of every test in a module")
+    config.addinivalue_line("markers", "weight(n): this test's share of its category (default 1)")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In manifest mode, write every test's id, title, category and weight."""
+    path = os.environ.get(MANIFEST_VARIABLE)
+    if not path:
+        return
+    entries = []
+    for item in session.items:
+        category = item.get_closest_marker("category")
+        weight = item.get_closest_marker("weight")
+        doc = (getattr(item.function, "__doc__", None) or item.name).strip().splitlines()[0]
+        entries.append({
+            "id": item.nodeid,
+            "name": doc.rstrip("."),
+            "category": category.args[0] if category else "",
+            "weight": float(weight.args[0]) if weight else 1.0,
+        })
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(entries, handle)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Record each test's outcome with its sentence, difference and the student's exception."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        RECORDER.tests[item.nodeid] = _describe(report, call)
+
+
+def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[str, Any]:
+    """One test's entry: outcome, sentence, difference, exception, duration."""
+    entry: dict[str, Any] = {"outcome": "passed", "sentence": "", "difference": None, "exception": None,
+                             "duration": report.duration}
+    if report.outcome == "passed":
+        return entry
+    error = call.excinfo.value if call.excinfo is not None else None
+    if isinstance(error, Mismatch):
+        entry.update(outcome="failed", sentence=error.sentence, difference=error.difference)
+    elif isinstance(error, StudentProblem):
+        entry.update(outcome=error.outcome, sentence=_with_call(call, error.sentence), exception=error.exception)
+    elif isinstance(error, Ungradable):
+        entry.update(outcome="error", sentence=f"not run: {error}")
+    elif isinstance(error, GraderFault):
+        entry.update(outcome="error", sentence=f"not run: the grader failed ({error})")
+        RECORDER.grader_fault = RECORDER.grader_fault or str(error)
+    elif isinstance(error, AssertionError):
+        entry.update(outcome="failed", sentence=str(error).splitlines()[0] if str(error) else "a check failed")
+    else:
+        # An exception in the trusted test code itself is the grader's fault, not the student's.
+        text = f"{type(error).__name__}: {error}" if error is not None else str(report.longrepr)[-300:]
+        entry.update(outcome="error", sentence=f"the grader failed while checking this ({text[:300]})")
+        RECORDER.grader_fault = RECORDER.grader_fault or f"a hidden test crashed: {text[:300]}"
+    return entry
+
+
+def _with_call(call: pytest.CallInfo[None], sentence: str) -> str:
+    """The sentence as it is: the test's title already says which call it made."""
+    return sentence[:1].upper() + sentence[1:]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Collect coverage, stop the worker, and write everything to the results file."""
+    path = os.environ.get(RESULTS_VARIABLE)
+    client = RECORDER.client
+    started = time.monotonic()
+    if client is not None:
+        client.collect_coverage()
+        client.stop()
+    if not path:
+        return
+    output, truncated = client.output() if client is not None else ("", False)
+    document = {
+        "tests": RECORDER.tests,
+        "ungradable": RECORDER.ungradable,
+        "grader_fault": RECORDER.grader_fault,
+        "output": output,
+        "output_truncated": truncated,
+        "coverage": {name: {"executed": sorted(lines), "statements": sorted(client.statements.get(name, ()))}
+                     for name, lines in client.coverage.items()} if client is not None else {},
+        "restarts": client.restarts if client is not None else 0,
+        "telemetry": RECORDER.extra.get("telemetry"),
+        "teardown_seconds": time.monotonic() - started,
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)

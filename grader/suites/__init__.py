@@ -1,0 +1,1 @@
+"""The hidden suites: pytest files run by the trusted grading process against a sandboxed submission."""

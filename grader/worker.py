@@ -1,0 +1,416 @@
+"""The process that runs student code: JSON requests in, plain JSON values out, nothing trusted.
+
+This file runs inside the sandbox as a plain script (stdlib only, plus coverage when it is given),
+never imported by the grader's trusted side. It reads one JSON request per line on standard input
+and writes one JSON reply per line on the file descriptor it was handed. Every value it sends back
+is plain data with the student's types spelled out, so the trusted side can compare strictly; the
+trusted side never believes anything this process says beyond "these are the values".
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import os
+import sys
+import traceback
+
+# Keep our own references: student code may replace builtins after it is imported.
+_type, _len, _str, _int, _isinstance, _repr, _getattr = type, len, str, int, isinstance, repr, getattr
+_list, _range, _enumerate = list, range, enumerate
+_json_dumps, _json_loads = json.dumps, json.loads
+
+MAX_ITEMS = 10_000
+"""A queue or list longer than this is cut: no honest answer in this assignment comes near it."""
+
+MAX_TEXT = 300
+"""Characters kept of a repr or message."""
+
+OUTPUT_CAP = 64 * 1024
+"""Characters of printed output kept per call."""
+
+
+COVERAGE = None
+"""The coverage measurement, once started."""
+
+
+class StudentFault(Exception):
+    """Student code did something the call cannot go on from (a missing name, a bad size)."""
+
+
+class CappedText(io.TextIOBase):
+    """A text stream that keeps the first OUTPUT_CAP characters and counts the rest."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if _type(text) is not str:
+            text = _str(text)
+        room = OUTPUT_CAP - self.kept
+        if room > 0:
+            piece = text[:room]
+            self.parts.append(piece)
+            self.kept += _len(piece)
+        self.dropped += max(0, _len(text) - max(room, 0))
+        return _len(text)
+
+    def take(self) -> tuple[str, bool]:
+        text, truncated = "".join(self.parts), self.dropped > 0
+        self.parts, self.kept, self.dropped = [], 0, 0
+        return text, truncated
+
+
+def encode(value: object, depth: int = 0) -> object:
+    """A JSON value saying exactly what value is: str, int, bool, None as themselves, the rest tagged."""
+    kind = _type(value)
+    if kind is str:
+        return value if _len(value) <= MAX_TEXT * 10 else value[: MAX_TEXT * 10]
+    if kind is bool or kind is int or value is None:
+        return value
+    if kind is float:
+        return {"float": value}
+    if (kind is tuple or kind is list) and depth < 4:
+        items = [encode(item, depth + 1) for item in value[:MAX_ITEMS]]
+        return {"tuple" if kind is tuple else "list": items}
+    return {"object": _safe(lambda: kind.__qualname__), "repr": _safe(lambda: _repr(value))}
+
+
+def _safe(produce) -> str:
+    """Text from student-defined code, or a placeholder if that code misbehaves."""
+    try:
+        text = produce()
+        return text[:MAX_TEXT] if _type(text) is str else "<not text>"
+    except BaseException:  # noqa: BLE001 - anything the student's __repr__ does is contained here
+        return "<unprintable>"
+
+
+class Session:
+    """The imported submission and the operations the trusted side may ask of it."""
+
+    def __init__(self, root: str, package: str) -> None:
+        self.root = os.path.realpath(root)
+        self.package_name = package
+        sys.path.insert(0, self.root)
+        self.package = importlib.import_module(package)
+        self.modules = [
+            module for name, module in _list(sys.modules.items())
+            if name == package or name.startswith(package + ".")
+        ]
+
+    # -- finding the student's names ------------------------------------------------------------
+
+    def name(self, name: str) -> object:
+        """The student's object called name: from the package, else from any of its modules."""
+        found = _getattr(self.package, name, None)
+        if found is None:
+            for module in self.modules:
+                found = _getattr(module, name, None)
+                if found is not None:
+                    break
+        if found is None:
+            raise StudentFault(f"your code has no {name}")
+        return found
+
+    def queue(self, cards: list[object]) -> object:
+        """A new student Queue holding cards, front first, filled with its own enqueue."""
+        queue = self.name("Queue")()
+        for card in cards:
+            queue.enqueue(card)
+        return queue
+
+    def drain(self, queue: object) -> list[object]:
+        """Empty a student queue with its own size() and dequeue(), front first, encoded."""
+        size = queue.size()
+        if _type(size) is not int or size < 0 or size > MAX_ITEMS:
+            raise StudentFault(f"Queue.size() returned {_safe(lambda: _repr(size))}, not a small whole number")
+        return [encode(queue.dequeue()) for _ in _range(size)]
+
+    def sizes(self, p1: object, p2: object) -> list[int]:
+        """Both queue sizes, as whole numbers."""
+        result = []
+        for queue in (p1, p2):
+            size = queue.size()
+            if _type(size) is not int:
+                raise StudentFault(f"Queue.size() returned {_safe(lambda: _repr(size))}, not a whole number")
+            result.append(size)
+        return result
+
+    def rules(self, spec: dict | None) -> tuple:
+        """Extra positional arguments carrying a Rules value, or none for the default rules."""
+        if not spec:
+            return ()
+        return (self.name("Rules")(**spec),)
+
+    # -- operations -------------------------------------------------------------------------------
+
+    def op_structure_ops(self, kind: str, ops: list[list[object]]) -> list[dict]:
+        """Apply (method, *args) steps to a new student Queue or Stack; each step's value or exception."""
+        if kind not in ("Queue", "Stack"):
+            raise StudentFault(f"unknown structure {kind}")
+        target = self.name(kind)()
+        results = []
+        for step in ops:
+            method, args = step[0], step[1:]
+            try:
+                if method == "len":
+                    value = _len(target)
+                else:
+                    value = _getattr(target, method)(*args)
+                results.append({"value": encode(value)})
+            except Exception as error:  # a student exception is an answer here, e.g. IndexError
+                results.append({"raised": describe(error, self.root)})
+        return results
+
+    def op_card_values(self, cards: list[object]) -> list[dict]:
+        """card_value of each card: its value or the exception raised."""
+        card_value = self.name("card_value")
+        results = []
+        for card in cards:
+            try:
+                results.append({"value": encode(card_value(card))})
+            except Exception as error:
+                results.append({"raised": describe(error, self.root)})
+        return results
+
+    def op_call(self, function: str, kwargs: dict) -> object:
+        """A function taking and returning plain values: make_deck, shuffle."""
+        if function not in ("make_deck", "shuffle"):
+            raise StudentFault(f"{function} cannot be called directly")
+        return encode(self.name(function)(**kwargs))
+
+    def op_deal(self, deck: list[str]) -> dict:
+        """Deal with the student's deal; both queues drained."""
+        p1, p2 = self.name("deal")(_list(deck))
+        return {"p1": self.drain(p1), "p2": self.drain(p2)}
+
+    def op_play_round(self, p1: list[str], p2: list[str], rules: dict | None = None) -> dict:
+        """One play_round on fresh student queues; its return value and both queues after."""
+        q1, q2 = self.queue(p1), self.queue(p2)
+        result = self.name("play_round")(q1, q2, *self.rules(rules))
+        return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2)}
+
+    def op_resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str, rules: dict | None = None) -> dict:
+        """One resolve_war on fresh student queues, watching the student's Stack; queues and piles after."""
+        q1, q2 = self.queue(p1), self.queue(p2)
+        with WatchedStacks(self) as watched:
+            result = self.name("resolve_war")(q1, q2, c1, c2, *self.rules(rules))
+        return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2), "stacks": watched.log}
+
+    def op_play_game(self, kwargs: dict, rules: dict | None = None) -> dict:
+        """A whole play_game; the fields of the GameResult it returns."""
+        if rules:
+            kwargs = dict(kwargs, rules=self.rules(rules)[0])
+        result = self.name("play_game")(**kwargs)
+        fields = ("winner", "rounds", "wars", "longest_war_chain", "p1_cards", "p2_cards", "history")
+        return {field: encode(_getattr(result, field, None)) for field in fields}
+
+    def op_replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict]:
+        """Play each deck with the student's play_round/resolve_war on its own Queue.
+
+        Returns per deck the queue sizes after every round and both queues at the end; with detail,
+        both whole queues after every round (used to pinpoint a divergence in one deck).
+        """
+        play_round, resolve_war = self.name("play_round"), self.name("resolve_war")
+        games = []
+        for index, deck in _enumerate(decks):
+            if index == 1 and COVERAGE is not None:
+                COVERAGE.stop()  # one game already runs every line a game can; the rest only costs time
+            p1 = self.queue(deck[0::2])
+            p2 = self.queue(deck[1::2])
+            sizes, snapshots, kinds, error = [], [], [], None
+            try:
+                for _ in _range(max_rounds):
+                    if p1.is_empty() or p2.is_empty():
+                        break
+                    outcome = play_round(p1, p2)
+                    kind = "round"
+                    if _type(outcome) is tuple and _len(outcome) == 3 and outcome[0] == "war":
+                        kind = "war"
+                        outcome = resolve_war(p1, p2, outcome[1], outcome[2])
+                    sizes.append(self.sizes(p1, p2))
+                    kinds.append(kind)
+                    if detail:
+                        snapshots.append([self.drain_keep(p1), self.drain_keep(p2)])
+                    if _type(outcome) is str and outcome == "draw":
+                        break
+                final = {"p1": self.drain(p1), "p2": self.drain(p2)}
+            except Exception as error_:
+                error = describe(error_, self.root)
+                final = None
+            games.append({"sizes": sizes, "kinds": kinds, "final": final, "snapshots": snapshots, "raised": error})
+        if _len(decks) > 1 and COVERAGE is not None:
+            COVERAGE.start()
+        return games
+
+    def drain_keep(self, queue: object) -> list[object]:
+        """A queue's cards front first, left as they were (dequeued and enqueued back)."""
+        size = queue.size()
+        if _type(size) is not int or size < 0 or size > MAX_ITEMS:
+            raise StudentFault("Queue.size() did not return a small whole number")
+        cards = []
+        for _ in _range(size):
+            card = queue.dequeue()
+            cards.append(card)
+            queue.enqueue(card)
+        return [encode(card) for card in cards]
+
+
+class WatchedStacks:
+    """While active, every Stack the student's modules create is a subclass that logs its pushes."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.log: list[list[object]] = []
+        self.patched: list[tuple[object, str, object]] = []
+
+    def __enter__(self) -> WatchedStacks:
+        student_stack = self.session.name("Stack")
+        log = self.log
+
+        class WatchedStack(student_stack):  # type: ignore[misc, valid-type]
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self._war_grader_index = _len(log)
+                log.append([])
+
+            def push(self, item):
+                log[self._war_grader_index].append(encode(item))
+                return super().push(item)
+
+        WatchedStack.__name__ = WatchedStack.__qualname__ = _getattr(student_stack, "__name__", "Stack")
+        for module in self.session.modules:
+            for attribute, value in _list(vars(module).items()):
+                if value is student_stack:
+                    self.patched.append((module, attribute, value))
+                    setattr(module, attribute, WatchedStack)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for module, attribute, value in self.patched:
+            setattr(module, attribute, value)
+
+
+def describe(error: BaseException, root: str) -> dict:
+    """An exception as plain data, its traceback cut to frames in the student's own files."""
+    frames = [
+        frame for frame in traceback.extract_tb(error.__traceback__)
+        if os.path.realpath(frame.filename).startswith(root + os.sep)
+    ]
+    for frame in frames:
+        frame.filename = os.path.relpath(os.path.realpath(frame.filename), root)
+    lines = traceback.format_list(frames)
+    return {
+        "type": _safe(lambda: _type(error).__name__),
+        "message": _safe(lambda: _str(error)),
+        "traceback": "".join(lines)[-4000:],
+    }
+
+
+def serve(requests, reply) -> None:
+    """Answer requests until standard input closes."""
+    global COVERAGE
+    session: Session | None = None
+    capture = CappedText()
+    sys.stdout = sys.stderr = capture
+    send(reply, {"boot": True, "pid": os.getpid()})
+    for line in requests:
+        try:
+            request = _json_loads(line)
+            ident, op, args = request["id"], request["op"], request.get("args", {})
+        except (ValueError, KeyError, TypeError):
+            send(reply, {"id": None, "ok": False, "fault": "bad request"})
+            continue
+        answer: dict = {"id": ident}
+        try:
+            if op == "hello":
+                if args.get("coverage") and COVERAGE is None:
+                    COVERAGE = start_coverage(args["root"])
+                session = Session(args["root"], args["package"])
+                answer.update(ok=True, value={"python": sys.version.split()[0]})
+            elif op == "coverage":
+                answer.update(ok=True, value=coverage_report(COVERAGE, args["root"]))
+            elif session is None:
+                answer.update(ok=False, fault="hello first")
+            else:
+                answer.update(ok=True, value=_getattr(session, "op_" + op)(**args))
+        except StudentFault as fault:
+            answer.update(ok=False, missing=_str(fault))
+        except SystemExit as error:
+            answer.update(ok=False, raised={"type": "SystemExit", "message": f"exit({error.code!r})"[:MAX_TEXT],
+                                            "traceback": describe(error, session.root if session else args.get("root", "/"))["traceback"]})
+        except BaseException as error:  # noqa: BLE001 - the student's exception is the answer
+            root = session.root if session else os.path.realpath(args.get("root", "/"))
+            answer.update(ok=False, raised=describe(error, root))
+        sys.stdout = sys.stderr = capture
+        output, truncated = capture.take()
+        answer["output"], answer["output_truncated"] = output, truncated
+        send(reply, answer)
+
+
+def send(reply, message: dict) -> None:
+    """Write one reply line; a value that cannot be sent becomes a fault reply instead."""
+    try:
+        text = _json_dumps(message, ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        text = _json_dumps({"id": message.get("id"), "ok": False, "fault": "reply not serialisable"})
+    reply.write(text + "\n")
+    reply.flush()
+
+
+def start_coverage(root: str):
+    """Start measuring the student's files, if coverage is importable here."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    try:
+        import coverage  # noqa: PLC0415 - optional, shipped beside this file by the sandbox
+    except ImportError:
+        return None
+    finally:
+        del sys.path[0]
+    measure = coverage.Coverage(data_file=None, include=[os.path.join(os.path.realpath(root), "*")],
+                                config_file=False)
+    measure.start()
+    return measure
+
+
+def coverage_report(measure, root: str) -> list[dict]:
+    """Executed and missing lines per student file."""
+    if measure is None:
+        return []
+    measure.stop()
+    files = []
+    real_root = os.path.realpath(root)
+    for path in sorted(measure.get_data().measured_files()):
+        try:
+            _, statements, _, missing, _ = measure.analysis2(path)
+        except Exception:  # noqa: BLE001 - a file coverage cannot analyse is left out
+            continue
+        missing_set = set(missing)
+        files.append({
+            "path": os.path.relpath(path, real_root),
+            "executed": sorted(line for line in statements if line not in missing_set),
+            "missing": sorted(missing_set),
+        })
+    measure.start()
+    return files
+
+
+def main() -> None:
+    """Take over the reply descriptor, silence the real stdout/stderr, and serve."""
+    reply_fd = int(sys.argv[1]) if _len(sys.argv) > 1 else os.dup(1)
+    reply = os.fdopen(reply_fd, "w", encoding="utf-8", buffering=1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    sys.setrecursionlimit(5000)
+    serve(sys.stdin, reply)
+
+
+if __name__ == "__main__":
+    main()
