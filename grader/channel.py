@@ -83,6 +83,7 @@ class WorkerClient:
         self.output_kept = 0
         self.output_truncated = False
         self.restarts = 0
+        self.last_stderr = ""
         self.coverage: dict[str, set[int]] = {}
         self.statements: dict[str, set[int]] = {}
 
@@ -107,10 +108,10 @@ class WorkerClient:
         self.buffer = b""
         try:
             boot = self._read_line(BOOT_TIMEOUT)
-        except (StudentTimeout, StudentCrash) as problem:
-            detail = self._stderr_tail()
-            self.stop()
-            raise GraderFault(f"the sandbox did not start ({problem.sentence}){detail}") from None
+        except StudentTimeout:
+            raise GraderFault(f"the sandbox did not start within {BOOT_TIMEOUT:g} s{self._stderr_tail()}") from None
+        except StudentCrash:
+            raise GraderFault(f"the sandbox did not start{self._stderr_tail()}") from None
         if boot.get("boot") is not True:
             self.stop()
             raise GraderFault("the sandbox started but its worker did not announce itself")
@@ -125,7 +126,7 @@ class WorkerClient:
             raise Ungradable(f"importing your package ended the process ({crash.sentence})") from None
         except StudentProblem as problem:
             self.stop()
-            raise Ungradable(f"your package cannot be imported: {problem.sentence}") from None
+            raise Ungradable(f"your package cannot be imported ({problem.sentence})") from None
 
     def stop(self) -> None:
         """Kill the worker and everything it started."""
@@ -141,6 +142,11 @@ class WorkerClient:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
             pass
+        if process.stderr is not None:
+            try:
+                self.last_stderr = process.stderr.read(8000).decode(errors="replace")
+            except (OSError, ValueError):
+                self.last_stderr = ""
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
@@ -212,7 +218,7 @@ class WorkerClient:
         if "raised" in reply:
             info = reply["raised"] if type(reply["raised"]) is dict else {}
             exception = {key: str(info.get(key, ""))[:4000] for key in ("type", "message", "traceback")}
-            raise StudentRaised(_raised_sentence(op, exception), exception=exception)
+            raise StudentRaised(_raised_sentence(_call_name(op, args), exception), exception=exception)
         if "missing" in reply:
             raise StudentMissing(str(reply["missing"])[:500])
         raise GraderFault(f"the worker refused the request {op!r}: {str(reply.get('fault'))[:200]}")
@@ -257,24 +263,26 @@ class WorkerClient:
         self.output_kept += len(piece)
 
     def _stderr_tail(self) -> str:
-        """The last lines the sandbox printed before the worker took over, for a grader fault."""
-        if self.process is None or self.process.stderr is None:
-            return ""
-        try:
-            self.process.wait(timeout=5)
-            text = self.process.stderr.read(4000).decode(errors="replace").strip()
-        except (subprocess.TimeoutExpired, OSError, ValueError):
-            return ""
-        return f": {text.splitlines()[-1]}" if text else ""
+        """The last line the sandbox printed before the worker took over, for a grader fault."""
+        self.stop()
+        text = self.last_stderr.strip()
+        return f": {text.splitlines()[-1][:300]}" if text else ""
 
 
-def _raised_sentence(op: str, exception: dict[str, str]) -> str:
+def _call_name(op: str, args: dict[str, Any]) -> str:
+    """What the student would call the code a request ran."""
+    names = {"structure_ops": f"your {args.get('kind', 'Queue')}", "card_values": "card_value",
+             "replay": "play_round/resolve_war", "hello": "importing your package"}
+    return names.get(op) or (str(args.get("function")) if op == "call" else op)
+
+
+def _raised_sentence(name: str, exception: dict[str, str]) -> str:
     """A sentence for an exception raised by student code."""
     if exception["type"] == "NotImplementedError":
-        return f"not implemented yet (NotImplementedError: {exception['message']})"
+        return f"{name} is not implemented yet (NotImplementedError: {exception['message']})"
     if exception["type"] == "SystemExit":
-        return f"your code tried to stop the program ({exception['message']})"
-    return f"your code raised {exception['type']}: {exception['message']}"
+        return f"{name} tried to stop the program ({exception['message']})"
+    return f"{name} raised {exception['type']}: {exception['message']}"
 
 
 def _ended_sentence(code: int | None) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from . import __version__
 from .config import ConfigError, load_config
 from .results import CATEGORY_TITLES, GradeResult, write_results
-from .runner import Batch, GradingError, grade_all, open_batch, scratch_folder
+from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
 from .submissions import Submission, UsageError, discover
 
@@ -57,8 +57,7 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
     config = load_config(config_path, {"limits.submission_timeout": timeout, "sandbox.level": sandbox})
     choose_level(config.sandbox)
     submissions = discover(paths)
-    with scratch_folder() as scratch:
-        batch = open_batch(config, Path(scratch))
+    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
         results = grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
     write_outputs(results, out)
     return results
@@ -86,8 +85,7 @@ def check(*, config_path: Path | None = None, sandbox: str | None = None,
     choose_level(config.sandbox)
     package_root = Path(__file__).resolve().parent.parent
     submissions = [Submission("reference", package_root / "reference"), Submission("starter", package_root / "starter")]
-    with scratch_folder() as scratch:
-        batch: Batch = open_batch(config, Path(scratch))
+    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
         reference, starter = grade_all(submissions, batch, jobs=2, on_result=Progress(2, quiet=quiet))
     return reference, starter
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import reference
@@ -64,3 +65,22 @@ def replay(decks: list[list[str]], max_rounds: int, detail: bool = False) -> lis
 def fixed_decks(count: int, first_seed: int = 1000) -> list[list[str]]:
     """count shuffled 54-card decks from fixed seeds: the same for every student and every run."""
     return [reference.shuffle(reference.make_deck(), seed) for seed in range(first_seed, first_seed + count)]
+
+
+DIFFERENTIAL_DEALS = 200
+"""How many fixed deals the differential test plays."""
+
+DIFFERENTIAL_ROUNDS = 1000
+"""Round limit of each of those deals."""
+
+
+@functools.lru_cache(maxsize=1)
+def differential() -> tuple[list[list[str]], list[dict[str, Any]]]:
+    """The differential test's decks and the reference's replay of them, computed once per process."""
+    decks = fixed_decks(DIFFERENTIAL_DEALS)
+    return decks, replay(decks, DIFFERENTIAL_ROUNDS)
+
+
+def warm() -> None:
+    """Compute the shared expectations now (before forking runs that inherit them)."""
+    differential()

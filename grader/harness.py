@@ -195,7 +195,7 @@ def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[st
     if isinstance(error, Mismatch):
         entry.update(outcome="failed", sentence=error.sentence, difference=error.difference)
     elif isinstance(error, StudentProblem):
-        entry.update(outcome=error.outcome, sentence=_with_call(call, error.sentence), exception=error.exception)
+        entry.update(outcome=error.outcome, sentence=_capitalised(error.sentence), exception=error.exception)
     elif isinstance(error, Ungradable):
         entry.update(outcome="error", sentence=f"not run: {error}")
     elif isinstance(error, GraderFault):
@@ -211,8 +211,8 @@ def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[st
     return entry
 
 
-def _with_call(call: pytest.CallInfo[None], sentence: str) -> str:
-    """The sentence as it is: the test's title already says which call it made."""
+def _capitalised(sentence: str) -> str:
+    """The sentence with its first letter in capitals."""
     return sentence[:1].upper() + sentence[1:]
 
 

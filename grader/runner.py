@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from queue import SimpleQueue
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from . import __version__
 from .config import Config
@@ -30,11 +32,15 @@ class GradingError(RuntimeError):
     """The grader cannot run at all here (the suites do not collect, no sandbox): one line for the user."""
 
 
+def pytest_args(*extra: str) -> list[str]:
+    """pytest's arguments for the suites: the grader's own ini, no conftest, no cache, an explicit path."""
+    return ["-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES), "--noconftest", "-p", "no:cacheprovider",
+            "-p", "pytest_timeout", "-p", "grader.harness", "-q", "--no-header", "-rN", *extra, str(SUITES)]
+
+
 def pytest_command(*extra: str) -> list[str]:
-    """The trusted pytest process: isolated mode, the grader's own ini, no conftest, no cache, explicit path."""
-    return [sys.executable, "-I", "-m", "pytest", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES),
-            "--noconftest", "-p", "no:cacheprovider", "-p", "pytest_timeout", "-p", "grader.harness",
-            "-q", "--no-header", "-rN", *extra, str(SUITES)]
+    """A trusted pytest process in isolated mode running the suites."""
+    return [sys.executable, "-I", "-m", "pytest", *pytest_args(*extra)]
 
 
 def pytest_env(**variables: str) -> dict[str, str]:
@@ -55,7 +61,65 @@ def collect_manifest(work: Path) -> list[ManifestEntry]:
     return [ManifestEntry(**entry) for entry in json.loads(path.read_text())]
 
 
-@dataclass(frozen=True)
+class SuiteServer:
+    """One job slot's trusted process (grader.suite_server), forking a fresh pytest run per submission."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        """Start the server and wait until it has imported the suites."""
+        self.process = subprocess.Popen([sys.executable, "-I", "-m", "grader.suite_server"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                                        env=pytest_env(), cwd=str(SUITES))
+        if self._read(120) != {"ready": True}:
+            self.close()
+            raise GradingError("the trusted suite server did not start")
+
+    def run(self, args: list[str], env: dict[str, str], timeout: float) -> int | None:
+        """One pytest run; its exit status, or None if it overran timeout (then it is killed)."""
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"args": args, "env": env}) + "\n")
+        self.process.stdin.flush()
+        started = self._read(30)
+        pid = started.get("pid") if started else None
+        if type(pid) is not int:
+            self.close()
+            return None
+        finished = self._read(timeout)
+        if finished is None:
+            try:
+                os.killpg(pid, 9)
+            except ProcessLookupError:
+                pass
+            finished = self._read(30)
+            return None
+        status = finished.get("status")
+        return status if type(status) is int else None
+
+    def _read(self, timeout: float) -> dict[str, Any] | None:
+        assert self.process is not None and self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            return None
+        line = self.process.stdout.readline()
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return None
+        return message if isinstance(message, dict) else None
+
+    def close(self) -> None:
+        """Stop the server."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@dataclass
 class Batch:
     """What a grading run needs once: settings, the manifest, a scratch folder, the worker runtime."""
 
@@ -63,12 +127,29 @@ class Batch:
     manifest: list[ManifestEntry]
     work: Path
     runtime: Path
+    servers: dict[int, SuiteServer] = field(default_factory=dict)
+
+    def server(self, slot: int) -> SuiteServer:
+        """The suite server of a job slot (each slot is used by one thread at a time)."""
+        if slot not in self.servers:
+            self.servers[slot] = SuiteServer()
+        return self.servers[slot]
+
+    def close(self) -> None:
+        """Stop every suite server."""
+        for server in self.servers.values():
+            server.close()
 
 
-def open_batch(config: Config, work: Path) -> Batch:
-    """Collect the suites and build the shared worker runtime in work."""
+@contextlib.contextmanager
+def open_batch(config: Config, work: Path) -> Iterator[Batch]:
+    """Collect the suites and build the shared worker runtime in work; stop the servers at the end."""
     work.chmod(0o711)
-    return Batch(config, collect_manifest(work), work, make_runtime(work / "runtime"))
+    batch = Batch(config, collect_manifest(work), work, make_runtime(work / "runtime"))
+    try:
+        yield batch
+    finally:
+        batch.close()
 
 
 def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: int) -> Any:
@@ -91,7 +172,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
                          coverage=batch.config.coverage)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
-        recorded = _run_suites(spec.to_json(), batch, folder)
+        recorded = _run_suites(spec.to_json(), batch, folder, slot)
     except SubmissionError as error:
         problem = ("ungradable", str(error))
         prepared = time.monotonic()
@@ -109,7 +190,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     return result
 
 
-def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path) -> dict[str, Any] | None:
+def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
     """Run the hidden suites in a trusted pytest process; what its plugin recorded, or None if it died."""
     settings = folder / "settings.json"
     results = folder / "recorded.json"
@@ -118,11 +199,8 @@ def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path) -> dict[str, A
                                     "game_timeout": config.game_timeout, "budget": config.submission_timeout}))
     backstop = config.game_timeout * 2 + 30
     whole = config.submission_timeout + 20 * len(batch.manifest) + 120
-    try:
-        subprocess.run(pytest_command(f"--timeout={backstop:g}"),
-                       env=pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)}),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=whole, check=False)
-    except subprocess.TimeoutExpired:
+    env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)})
+    if batch.server(slot).run(pytest_args(f"--timeout={backstop:g}"), env, whole) is None:
         return None
     try:
         recorded = json.loads(results.read_text())

@@ -9,6 +9,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -159,9 +160,30 @@ def apply_limits(limits: Limits) -> None:
 
 
 def kill_uid(uid: int) -> None:
-    """Kill every process left running as uid (a fork bomb's children outside a PID namespace)."""
-    subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "kill", "-KILL", "-1"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
+    """Kill every process left running as uid (a fork bomb's children), sweeping until none is left."""
+    for _ in range(50):
+        if not processes_of(uid):
+            return
+        subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "kill", "-KILL", "-1"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
+        time.sleep(0.02)
+
+
+def processes_of(uid: int) -> list[int]:
+    """Live (not zombie) process ids owned by uid, from /proc."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid != uid:
+                    continue
+                with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as handle:
+                    state = handle.read().rpartition(")")[2].split()[0]
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue
+            if state not in ("Z", "X"):
+                found.append(int(entry.name))
+    return found
 
 
 @functools.lru_cache(maxsize=None)

@@ -68,7 +68,7 @@ def discover(paths: list[Path]) -> list[Submission]:
             found.append(Submission(_name(path), path))
             continue
         children = sorted(child for child in path.iterdir()
-                          if not child.name.startswith((".", "_"))
+                          if not child.name.startswith((".", "_")) and child.name not in SKIPPED_NAMES
                           and (child.is_dir() or child.suffix in (".zip", ".py")) and not child.is_symlink())
         if not children:
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
@@ -77,8 +77,9 @@ def discover(paths: list[Path]) -> list[Submission]:
 
 
 def _looks_like_one_submission(folder: Path) -> bool:
-    """A folder is one submission if it holds .py files or a package directly."""
-    return any(child.suffix == ".py" or (child.is_dir() and (child / "__init__.py").is_file())
+    """A folder is one submission if it holds a package or .py files we would copy (not just a conftest.py)."""
+    return any((child.suffix == ".py" and child.name not in SKIPPED_NAMES)
+               or (child.is_dir() and (child / "__init__.py").is_file())
                for child in folder.iterdir())
 
 

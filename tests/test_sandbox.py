@@ -1,0 +1,218 @@
+"""The trust boundary: what student code can and cannot do inside the worker, at every sandbox level."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
+from grader.sandbox import LEVELS, Limits, level_works, make_runtime, make_spec, processes_of
+
+# A "submission" whose shuffle() runs the code it is given: each test chooses what the student does.
+PROBE = '''
+def shuffle(deck, seed=None):
+    namespace = {}
+    exec(deck[0], namespace)
+    return namespace.get("result")
+'''
+
+
+def available(level: str) -> bool:
+    """Whether a level can be tested here; in CI every level must work (.ci/run installs bubblewrap)."""
+    if os.environ.get("CI"):
+        return True
+    return level_works(level)
+
+
+LEVEL_PARAMS = [pytest.param(level, marks=pytest.mark.skipif(not available(level),
+                                                              reason=f"{level} does not work on this machine"))
+                for level in LEVELS]
+
+
+@pytest.fixture(scope="module")
+def runtime() -> Path:
+    """The shared worker runtime, in a folder an unprivileged worker can reach (as the runner makes it)."""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-test-"))
+    folder.chmod(0o755)
+    yield make_runtime(folder / "runtime")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def tmp_path() -> Path:
+    """A scratch folder the worker's uid can traverse (pytest's own tmp_path is private to root)."""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-test-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE, **limits: int) -> WorkerClient:
+    """A started worker on a private copy of a probe package, at the given level."""
+    tmp_path.chmod(0o711)
+    root = tmp_path / "sub" / "root"
+    (root / "probe").mkdir(parents=True)
+    (root / "probe" / "__init__.py").write_text(source)
+    root.parent.chmod(0o711)
+    spec = make_spec(root=root, package="probe", runtime=runtime, requested_level=level,
+                     limits=Limits(**limits), slot=7, coverage=False)
+    client = WorkerClient(spec, call_timeout=3.0, budget=30.0)
+    client.start()
+    return client
+
+
+def run(client: WorkerClient, code: str, timeout: float | None = None):
+    return client.call("call", timeout=timeout, function="shuffle", kwargs={"deck": [code], "seed": None})
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_student_code_runs_and_answers_with_plain_values(tmp_path, runtime, level):
+    """A call reaches the student's function and its str result comes back as a plain str"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        assert run(client, "result = 'hello'") == "hello"
+        assert run(client, "result = ('war', '5')") == {"tuple": ["war", "5"]}
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_student_code_never_runs_as_root(tmp_path, runtime, level):
+    """When the grader is root, the worker runs as an unprivileged uid of its own"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        uid = run(client, "import os; result = os.getuid()")
+        if os.geteuid() == 0:
+            assert uid != 0 and uid == client.spec.uid
+        else:
+            assert uid == os.geteuid() or level != "plain"
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_an_endless_loop_is_killed_at_the_deadline_and_the_worker_restarts(tmp_path, runtime, level):
+    """A call that never returns is killed at its deadline; the next call gets a fresh worker"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        started = time.monotonic()
+        with pytest.raises(StudentTimeout):
+            run(client, "while True: pass", timeout=1.0)
+        assert time.monotonic() - started < 5
+        assert run(client, "result = 'alive'") == "alive"
+        assert client.restarts == 1
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_os_exit_is_a_crash_not_a_pass(tmp_path, runtime, level):
+    """os._exit(0) in student code ends the call as a crash, whatever the exit status"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        with pytest.raises(StudentCrash, match="exited with status 0"):
+            run(client, "import os; os._exit(0)")
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_fork_bomb_is_contained(tmp_path, runtime, level):
+    """A fork bomb hits the process limit and the deadline; nothing of it outlives the worker"""
+    client = probe_client(tmp_path, runtime, level, processes=16)
+    try:
+        with pytest.raises((StudentTimeout, StudentCrash, StudentRaised)):
+            run(client, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+                timeout=2.0)
+    finally:
+        client.stop()
+    if client.spec.uid is not None:
+        time.sleep(0.5)
+        assert processes_of(client.spec.uid) == []
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_memory_bomb_hits_the_memory_limit(tmp_path, runtime, level):
+    """Allocating without bound raises MemoryError (or kills the worker) at the memory limit"""
+    client = probe_client(tmp_path, runtime, level, memory_bytes=256 * 1024**2)
+    try:
+        with pytest.raises((StudentRaised, StudentCrash)) as caught:
+            run(client, "blocks = []\nwhile True:\n    blocks.append(bytearray(16 * 1024 * 1024))")
+        if isinstance(caught.value, StudentRaised):
+            assert caught.value.exception["type"] == "MemoryError"
+        assert run(client, "result = 'recovered'") == "recovered"
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_student_code_cannot_write_outside_its_copy(tmp_path, runtime, level):
+    """Writing into the grader's folders fails: the worker is unprivileged or they are not even there"""
+    if os.geteuid() != 0 and level != "bwrap":
+        pytest.skip("without root the plain levels run as the grader's own user")
+    target = Path(__file__).resolve().parent.parent / "grader" / "planted.py"
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        code = f"try:\n    open({str(target)!r}, 'w').write('x')\n    result = 'wrote'\nexcept OSError:\n    result = 'denied'"
+        assert run(client, code) == "denied"
+        assert not target.exists()
+    finally:
+        client.stop()
+        if target.exists():
+            target.unlink()
+
+
+@pytest.mark.parametrize("level", [level for level in LEVEL_PARAMS if level.values[0] != "plain"])
+def test_student_code_has_no_network(tmp_path, runtime, level):
+    """bwrap and unshare give the worker a network namespace with nothing in it"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        code = ("import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n    result = 'connected'\n"
+                "except OSError as error:\n    result = type(error).__name__")
+        assert run(client, code) != "connected"
+        interfaces = run(client, "import socket; result = [name for _, name in socket.if_nameindex()]")
+        assert interfaces["list"] in ([], ["lo"])
+    finally:
+        client.stop()
+
+
+@pytest.mark.skipif(not available("bwrap"), reason="bubblewrap does not work on this machine")
+def test_under_bwrap_the_hidden_suites_and_other_files_are_not_there(tmp_path, runtime):
+    """Under bubblewrap the suites, the reference, the grader and /work or /root do not exist for the student"""
+    client = probe_client(tmp_path, runtime, "bwrap")
+    suites = Path(__file__).resolve().parent.parent / "grader" / "suites"
+    try:
+        code = f"import os\nresult = [os.path.exists(p) for p in ({str(suites)!r}, {str(tmp_path)!r}, '/home', '/work')]"
+        assert run(client, code) == {"list": [False, False, False, False]}
+        assert run(client, "import os; result = sorted(os.listdir('/submission'))") == {"list": ["probe"]}
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_package_that_does_not_import_is_ungradable(tmp_path, runtime, level):
+    """A syntax error in the package makes the submission ungradable, with the error in the sentence"""
+    with pytest.raises(Ungradable, match="SyntaxError"):
+        probe_client(tmp_path, runtime, level, source="def broken(:\n")
+
+
+def test_printed_output_is_captured_and_capped(tmp_path, runtime):
+    """What the student prints is kept up to 64 KiB, and never mixes with the replies"""
+    level = next(level for level in LEVELS if level_works(level))
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        assert run(client, "print('x' * 200_000)\nresult = 'done'") == "done"
+        text, truncated = client.output()
+        assert truncated and 60_000 < len(text) <= 64 * 1024
+    finally:
+        client.stop()
+
+
+def test_the_probe_runtime_holds_only_the_worker_and_coverage(runtime):
+    """The folder mounted into every sandbox holds the worker script and coverage, nothing of the grader's"""
+    assert sorted(path.name for path in runtime.iterdir()) == ["coverage", "worker.py"]
+    assert shutil.which("setpriv") is not None or os.geteuid() != 0
