@@ -1,0 +1,1 @@
+"""The public contract: small readable examples of every rule, run against the implementation --impl names."""
