@@ -195,7 +195,7 @@ def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[st
     if isinstance(error, Mismatch):
         entry.update(outcome="failed", sentence=error.sentence, difference=error.difference)
     elif isinstance(error, StudentProblem):
-        entry.update(outcome=error.outcome, sentence=_capitalised(error.sentence), exception=error.exception)
+        entry.update(outcome=error.outcome, sentence=error.sentence, exception=error.exception)
     elif isinstance(error, Ungradable):
         entry.update(outcome="error", sentence=f"not run: {error}")
     elif isinstance(error, GraderFault):
@@ -209,11 +209,6 @@ def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[st
         entry.update(outcome="error", sentence=f"the grader failed while checking this ({text[:300]})")
         RECORDER.grader_fault = RECORDER.grader_fault or f"a hidden test crashed: {text[:300]}"
     return entry
-
-
-def _capitalised(sentence: str) -> str:
-    """The sentence with its first letter in capitals."""
-    return sentence[:1].upper() + sentence[1:]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

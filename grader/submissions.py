@@ -57,7 +57,7 @@ class PreparedCopy:
 
 
 def discover(paths: list[Path]) -> list[Submission]:
-    """The submissions at paths: each path is one submission, or a folder whose children are submissions."""
+    """The submissions at paths: each path is one submission, or a folder whose child folders and zips are."""
     found: list[Submission] = []
     for path in paths:
         if not path.exists():
@@ -68,8 +68,8 @@ def discover(paths: list[Path]) -> list[Submission]:
             found.append(Submission(_name(path), path))
             continue
         children = sorted(child for child in path.iterdir()
-                          if not child.name.startswith((".", "_")) and child.name not in SKIPPED_NAMES
-                          and (child.is_dir() or child.suffix in (".zip", ".py")) and not child.is_symlink())
+                          if not child.name.startswith((".", "_"))
+                          and (child.is_dir() or child.suffix == ".zip") and not child.is_symlink())
         if not children:
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
         found.extend(Submission(_name(child), child) for child in children)

@@ -1,0 +1,123 @@
+"""The corpus of student-like submissions, graded through the real sandbox: exact scores, and no cheat wins."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.cli import grade
+from grader.results import CATEGORY_TITLES, read_results
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "submissions"
+EXPECTED = json.loads((CORPUS / "corpus.json").read_text())
+MARKER = "WAR_CHEAT_" + "MARKER"  # spelled in two parts so this file does not carry it
+
+
+@pytest.fixture(scope="module")
+def graded() -> Path:
+    """The whole corpus graded once, two at a time, under the tighter test limits."""
+    out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
+    results = grade(paths=[CORPUS], out=out, jobs=2, config_path=ROOT / "tests" / "data" / "grading-test.toml",
+                    quiet=True)
+    assert len(results) == len(EXPECTED)
+    yield out
+    shutil.rmtree(out, ignore_errors=True)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_submission_gets_its_exact_expected_score(graded, name):
+    """Every corpus submission scores exactly what corpus.json records, with the recorded outcome"""
+    result = read_results(graded / name / "results.json")
+    assert (result.score, result.outcome) == (EXPECTED[name]["score"], EXPECTED[name]["outcome"])
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_flaw_costs_points_where_it_should_and_nowhere_else(graded, name):
+    """Categories a flaw cannot touch are full marks; the categories it should lose are not"""
+    result = read_results(graded / name / "results.json")
+    if result.outcome != "graded":
+        assert result.score == 0
+        return
+    entry = EXPECTED[name]
+    for category in result.categories:
+        if category.id in entry["should_lose"]:
+            assert category.score < category.max_score, f"{name} should lose points in {category.id}"
+        elif category.id not in entry.get("may_lose", []):
+            assert category.score == category.max_score, f"{name} lost points in {category.id}"
+
+
+@pytest.mark.parametrize("cheat", sorted(name for name, entry in EXPECTED.items() if entry["honest_twin"]))
+def test_a_cheat_scores_no_more_than_the_honest_work_inside_it(graded, cheat):
+    """Each cheat scores at most its twin without the cheat"""
+    twin = EXPECTED[cheat]["honest_twin"]
+    assert read_results(graded / cheat / "results.json").score <= read_results(graded / twin / "results.json").score
+
+
+def test_no_cheat_left_a_trace_outside_its_own_results(graded):
+    """No file of the project, of the suites or of another student's results carries a cheat's marker"""
+    tainted = [path for folder in (ROOT / "grader", ROOT / "reference", ROOT / "starter", ROOT / "tests")
+               for path in folder.rglob("*") if path.is_file() and CORPUS not in path.parents
+               and path.suffix in (".py", ".json", ".toml", ".ini", ".pth") and MARKER in path.read_text(errors="ignore")]
+    assert tainted == []
+    honest = [name for name, entry in EXPECTED.items() if not entry.get("hostile")]
+    for name in honest:
+        assert MARKER not in (graded / name / "results.json").read_text()
+
+
+def test_ungradable_submissions_say_why(graded):
+    """A syntax error and an import-time crash are ungradable, each with its own sentence"""
+    assert "SyntaxError" in read_results(graded / "syntax_error" / "results.json").reason
+    assert "KeyError" in read_results(graded / "crashes_at_import" / "results.json").reason
+
+
+def test_a_hanging_submission_costs_its_time_budget_and_no_more(graded):
+    """The endless loop and the bombs are stopped within their 20 s budget plus start-up"""
+    for name in ("infinite_loop_in_war", "fork_bomb", "memory_bomb"):
+        assert read_results(graded / name / "results.json").execution_time < 20 + 10
+
+
+def test_failures_come_with_a_sentence_and_the_queues_side_by_side(graded):
+    """A wrong collection order is explained in words, with expected and actual queues"""
+    result = read_results(graded / "collects_opponent_first" / "results.json")
+    failed = [test for test in result.tests if test.outcome == "failed" and test.difference]
+    assert failed and all(test.sentence and test.difference.first_difference is not None for test in failed)
+    errored = read_results(graded / "no_exhaustion_check" / "results.json")
+    assert any("resolve_war raised IndexError" in test.sentence for test in errored.tests)
+
+
+def test_results_follow_gradescopes_schema(graded):
+    """results.json has Gradescope's keys, a test entry per expected test, and our extra_data"""
+    data = json.loads((graded / "perfect" / "results.json").read_text())
+    assert {"score", "max_score", "execution_time", "output", "tests", "extra_data"} <= data.keys()
+    assert all({"name", "score", "max_score", "status", "output", "tags", "visibility"} <= test.keys()
+               for test in data["tests"])
+    extra = data["extra_data"]
+    assert len(extra["sha256"]) == 64 and extra["sandbox"] in ("bwrap", "unshare", "plain")
+    assert extra["telemetry"]["student"] == extra["telemetry"]["reference"]
+    assert any(file["percent"] > 50 for file in extra["coverage"])
+
+
+def test_grades_csv_has_a_row_per_student_and_a_column_per_category(graded):
+    """grades.csv: student, score, max, one column a category"""
+    with (graded / "grades.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["student"] for row in rows] == sorted(EXPECTED)
+    assert set(CATEGORY_TITLES) <= set(rows[0])
+    perfect = next(row for row in rows if row["student"] == "perfect")
+    assert (perfect["score"], perfect["max"]) == ("100", "100")
+
+
+def test_grading_the_same_submission_twice_gives_the_same_result(graded, tmp_path):
+    """A second grading of the same submissions gives the same score and the same test outcomes"""
+    again = grade(paths=[CORPUS / "two_face_down", CORPUS / "perfect"], out=tmp_path / "again", jobs=2,
+                  config_path=ROOT / "tests" / "data" / "grading-test.toml", quiet=True)
+    for result in again:
+        first = read_results(graded / result.student / "results.json")
+        assert result.score == first.score
+        assert [t.outcome for t in result.tests] == [t.outcome for t in first.tests]
