@@ -6,10 +6,12 @@ the sandboxed worker through grader.channel, and only plain values come back.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,6 +99,36 @@ class Student:
         return [{"value": decode(step["value"])} if "value" in step else step for step in steps]
 
 
+class InProcessClient:
+    """The worker's operations run in this process on trusted code (the reference): the benchmark's floor.
+
+    Never used for a submission: it imports the package it is given.
+    """
+
+    def __init__(self, package: str) -> None:
+        from . import worker  # noqa: PLC0415 - the worker's operations, imported as a module here
+
+        module = importlib.import_module(package)
+        self.session = worker.Session(str(Path(module.__file__).parent.parent), package)
+        self.restarts = 0
+        self.coverage: dict[str, set[int]] = {}
+        self.statements: dict[str, set[int]] = {}
+
+    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
+        """The operation's value after a JSON round trip, as the real channel would give it."""
+        return json.loads(json.dumps(getattr(self.session, "op_" + op)(**args)))
+
+    def collect_coverage(self) -> None:
+        """Nothing to collect in process."""
+
+    def stop(self) -> None:
+        """Nothing to stop in process."""
+
+    def output(self) -> tuple[str, bool]:
+        """Nothing is captured in process."""
+        return "", False
+
+
 class Recorder:
     """What the session saw, written to RESULTS_VARIABLE's file at the end."""
 
@@ -122,26 +154,31 @@ def _load_settings() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def student() -> Any:
+def student() -> Student:
     """The submission, started once in its sandbox; restarted by the client after crashes."""
-    if RECORDER.client_error is None and RECORDER.client is None:
+    if RECORDER.client is None and RECORDER.client_error is None:
         try:
             settings = _load_settings()
-            client = WorkerClient(SandboxSpec.from_json(settings["spec"]), call_timeout=settings["call_timeout"],
-                                  budget=settings["budget"])
-            client.start()
-            RECORDER.client = client
             RECORDER.extra["game_timeout"] = settings["game_timeout"]
+            RECORDER.client = _start_client(settings)
         except Ungradable as error:
-            RECORDER.ungradable = str(error)
-            RECORDER.client_error = error
+            RECORDER.ungradable, RECORDER.client_error = str(error), error
         except GraderFault as error:
-            RECORDER.grader_fault = str(error)
-            RECORDER.client_error = error
+            RECORDER.grader_fault, RECORDER.client_error = str(error), error
     if RECORDER.client_error is not None:
         raise RECORDER.client_error
     assert RECORDER.client is not None
-    yield Student(RECORDER.client, RECORDER.extra["game_timeout"])
+    return Student(RECORDER.client, RECORDER.extra["game_timeout"])
+
+
+def _start_client(settings: dict[str, Any]) -> Any:
+    """The sandboxed worker of the submission, or the in-process floor for the benchmark."""
+    if settings.get("in_process"):
+        return InProcessClient(settings["in_process"])
+    client = WorkerClient(SandboxSpec.from_json(settings["spec"]), call_timeout=settings["call_timeout"],
+                          budget=settings["budget"])
+    client.start()
+    return client
 
 
 @pytest.fixture(scope="session")

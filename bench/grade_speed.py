@@ -1,0 +1,82 @@
+"""How fast war-grader grades: submissions per second for a class of correct submissions, and the
+per-submission cost beside the floor (the same hidden suites run in-process against the reference).
+
+    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus]
+
+--corpus also grades one copy of tests/submissions (hostile ones included) and prints each one's time.
+A script, not a test: it prints numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from grader.cli import grade  # noqa: E402
+from grader.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
+from grader.runner import pytest_command, pytest_env  # noqa: E402
+
+
+def floor_seconds(runs: int) -> float:
+    """Median seconds of one hidden-suite run against the reference in process (no sandbox, no worker)."""
+    times = []
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = Path(scratch) / "settings.json"
+        settings.write_text(json.dumps({"in_process": "reference", "call_timeout": 10, "game_timeout": 60,
+                                        "budget": 600}))
+        env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(Path(scratch) / "out.json")})
+        env["PYTHONPATH"] = str(ROOT)
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run(pytest_command(), env=env, stdout=subprocess.DEVNULL, check=True, cwd=scratch)
+            times.append(time.perf_counter() - started)
+        recorded = json.loads((Path(scratch) / "out.json").read_text())
+        assert all(test["outcome"] == "passed" for test in recorded["tests"].values())
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=400, help="copies of the correct submission (400)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--corpus", action="store_true", help="also time one copy of the whole corpus")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="war-grader-bench-") as scratch:
+        klass = Path(scratch) / "class"
+        for index in range(args.students):
+            shutil.copytree(ROOT / "tests" / "submissions" / "perfect", klass / f"student{index:04d}")
+        started = time.perf_counter()
+        results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs, quiet=True)
+        elapsed = time.perf_counter() - started
+        assert all(result.score == result.max_score for result in results)
+        per = statistics.median(result.execution_time for result in results)
+        print(f"{args.students} correct submissions, --jobs {args.jobs}: {elapsed:.1f} s in all, "
+              f"{args.students / elapsed:.2f} submissions/s")
+        print(f"per submission (median, wall, inside its slot): {per:.3f} s "
+              f"(sandbox level {results[0].sandbox})")
+        if args.corpus:
+            started = time.perf_counter()
+            corpus = grade(paths=[ROOT / "tests" / "submissions"], out=Path(scratch) / "corpus", jobs=args.jobs,
+                           quiet=True)
+            print(f"corpus of {len(corpus)} (hostile included): {time.perf_counter() - started:.1f} s")
+            for result in sorted(corpus, key=lambda r: -r.execution_time)[:6]:
+                print(f"  {result.student:<30} {result.execution_time:6.1f} s  score {result.score:g}")
+    floor = floor_seconds(5)
+    print(f"floor: the hidden suites in process against the reference: {floor:.3f} s per run "
+          f"(a fresh pytest process each time, median of 5)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""The war-grader command line: help everywhere, exit statuses, one line for a user's mistake."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader import cli, runner
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "submissions"
+FAST = ROOT / "tests" / "data" / "grading-test.toml"
+
+
+def war_grader(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT, env={"PATH": "/usr/bin:/bin", "CI": "true"})
+
+
+@pytest.mark.parametrize("command", [[], ["grade"], ["check"], ["report"]])
+def test_every_command_has_help(command):
+    """--help works for war-grader and each command, and exits 0"""
+    completed = war_grader(*command, "--help")
+    assert completed.returncode == 0 and "usage: war-grader" in completed.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["grade", "no/such/folder"], "no/such/folder: no such file or folder"),
+    (["grade", "README.md"], "a submission is a folder, a .zip or a .py file"),
+    (["grade", str(CORPUS / "perfect"), "--config", "missing.toml"], "cannot read the config file"),
+    (["grade", str(CORPUS / "perfect"), "--jobs", "0"], "--jobs must be at least 1"),
+    (["report", "no/such/out"], "no/such/out"),
+])
+def test_a_users_mistake_is_one_line_and_status_2(args, message):
+    """Bad input gets one clear line on stderr, exit status 2 and no traceback"""
+    completed = war_grader(*args)
+    assert completed.returncode == 2
+    assert message in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_grade_writes_results_and_prints_json(tmp_path):
+    """grade --json exits 0, prints each result, and writes results.json and grades.csv"""
+    out = tmp_path / "out"
+    completed = war_grader("grade", str(CORPUS / "perfect"), str(CORPUS / "syntax_error"), "--out", str(out),
+                           "--config", str(FAST), "--json")
+    assert completed.returncode == 0, completed.stderr
+    printed = {entry["extra_data"]["student"]: entry for entry in json.loads(completed.stdout)}
+    assert printed["perfect"]["score"] == 100 and printed["syntax_error"]["extra_data"]["outcome"] == "ungradable"
+    assert (out / "perfect" / "results.json").is_file() and (out / "grades.csv").is_file()
+    assert completed.stderr == ""  # --json is for machines: nothing but the JSON
+
+
+def test_check_passes_on_the_shipped_reference_and_starter():
+    """check: the reference scores full marks and the starter 0, so the exit status is 0"""
+    completed = war_grader("check")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "reference: 100 / 100" in completed.stdout and "starter:   0 / 100" in completed.stdout
+
+
+def test_a_fault_of_the_graders_exits_1(tmp_path, monkeypatch, capsys):
+    """When the sandbox cannot start, the submission is a grader fault and the status is 1"""
+    real = runner.make_spec
+
+    def broken(**kwargs):
+        return dataclasses.replace(real(**kwargs), python="/nonexistent/python")
+
+    monkeypatch.setattr(runner, "make_spec", broken)
+    status = cli.main(["grade", str(CORPUS / "perfect"), "--out", str(tmp_path / "out"), "--config", str(FAST)])
+    assert status == 1
+    result = json.loads((tmp_path / "out" / "perfect" / "results.json").read_text())
+    assert result["extra_data"]["outcome"] == "grader_fault" and result["score"] == 0
+    assert "did not start" in result["extra_data"]["reason"]
+    printed = capsys.readouterr()
+    assert "1 grader faults" in printed.out or "1 grader fault" in printed.out
+    assert "graded 1/1: perfect: grader fault" in printed.err  # a plain progress line, no bar, off a terminal
