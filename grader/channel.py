@@ -71,9 +71,13 @@ class GraderFault(Exception):
 class WorkerClient:
     """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
 
-    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float) -> None:
+    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5) -> None:
         self.spec = spec
         self.call_timeout = call_timeout
+        self.max_timeouts = max_timeouts
+        self.timeouts: dict[str, int] = {}
+        self.category = ""
+        """The category of the test running now: timeouts are counted per category."""
         self.budget_left = budget
         self.budget = budget
         self.process: subprocess.Popen[bytes] | None = None
@@ -157,6 +161,9 @@ class WorkerClient:
 
     def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
         """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults."""
+        if self.timeouts.get(self.category, 0) >= self.max_timeouts:
+            raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in this "
+                                 "category, so its remaining tests were not run")
         if self.budget_left <= 0:
             raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
                                  "for this submission")
@@ -167,15 +174,23 @@ class WorkerClient:
         started = time.monotonic()
         try:
             return self._request(op, args, deadline)
+        except StudentTimeout:
+            self.timeouts[self.category] = self.timeouts.get(self.category, 0) + 1
+            raise
         finally:
             self.budget_left -= time.monotonic() - started
 
-    def collect_coverage(self) -> None:
-        """Fold the current worker's coverage into what earlier workers reported, if it is alive."""
+    def collect_coverage(self, *, lines_only: bool = False) -> None:
+        """Fold the current worker's coverage into what earlier workers reported, if it is alive.
+
+        lines_only asks just for executed lines (cheap, after every test); the full report also
+        says which statements never ran (once, at the end).
+        """
         if self.process is None or not self.spec.coverage:
             return
         try:
-            files = self._request("coverage", {"root": self.spec.inside_root}, 20.0)
+            files = self._request("coverage_lines" if lines_only else "coverage", {"root": self.spec.inside_root},
+                                  5.0 if lines_only else 20.0)
         except (StudentProblem, GraderFault):
             return
         if type(files) is not list:

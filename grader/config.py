@@ -43,8 +43,10 @@ SETTINGS: tuple[Setting, ...] = (
       for category, title in CATEGORY_TITLES.items()),
     Setting("limits", "call_timeout", float, "seconds for one call into student code", _positive, "> 0"),
     Setting("limits", "game_timeout", float, "seconds for a call that plays whole games", _positive, "> 0"),
-    Setting("limits", "submission_timeout", float, "seconds of student code in all, per submission",
-            _positive, "> 0"),
+    Setting("limits", "submission_timeout", float, "seconds of student code in all, per submission "
+            "(a safety net: max_timeouts is what stops a hanging submission)", _positive, "> 0"),
+    Setting("limits", "max_timeouts", int, "timed-out calls per category before that category's other tests "
+            "are not run", _positive, "> 0"),
     Setting("limits", "memory_mb", int, "address space of the worker, in MiB", lambda v: v >= 64, ">= 64"),
     Setting("limits", "file_size_mb", int, "largest file student code may write, in MiB", _positive, "> 0"),
     Setting("limits", "open_files", int, "open file descriptors of the worker", lambda v: v >= 16, ">= 16"),
@@ -66,6 +68,7 @@ class Config:
     call_timeout: float
     game_timeout: float
     submission_timeout: float
+    max_timeouts: int
     limits: Limits
     sandbox: str
     coverage: bool
@@ -111,6 +114,7 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         call_timeout=values["limits.call_timeout"],
         game_timeout=values["limits.game_timeout"],
         submission_timeout=values["limits.submission_timeout"],
+        max_timeouts=values["limits.max_timeouts"],
         limits=Limits(
             memory_bytes=values["limits.memory_mb"] * 1024**2,
             file_bytes=values["limits.file_size_mb"] * 1024**2,

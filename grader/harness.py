@@ -18,6 +18,7 @@ import pytest
 
 from .channel import GraderFault, StudentProblem, Ungradable, WorkerClient
 from .checks import Mismatch, decode
+from .results import CATEGORY_TITLES
 from .sandbox import SandboxSpec
 
 SPEC_VARIABLE = "WAR_GRADER_SPEC"
@@ -176,7 +177,7 @@ def _start_client(settings: dict[str, Any]) -> Any:
     if settings.get("in_process"):
         return InProcessClient(settings["in_process"])
     client = WorkerClient(SandboxSpec.from_json(settings["spec"]), call_timeout=settings["call_timeout"],
-                          budget=settings["budget"])
+                          budget=settings["budget"], max_timeouts=settings["max_timeouts"])
     client.start()
     return client
 
@@ -191,6 +192,18 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the markers the suites use."""
     config.addinivalue_line("markers", "category(name): the grading category of every test in a module")
     config.addinivalue_line("markers", "weight(n): this test's share of its category (default 1)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the categories in CATEGORY_TITLES order: small calls first, whole games last, so a submission
+    that hangs in a game cannot use up the timeouts that the other categories' tests would need."""
+    order = {category: index for index, category in enumerate(CATEGORY_TITLES)}
+
+    def rank(item: pytest.Item) -> int:
+        marker = item.get_closest_marker("category")
+        return order.get(marker.args[0], len(order)) if marker else len(order)
+
+    items.sort(key=rank)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -211,6 +224,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         })
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(entries, handle)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Tell the worker client which category's timeouts the coming calls count against."""
+    marker = item.get_closest_marker("category")
+    if isinstance(RECORDER.client, WorkerClient):
+        RECORDER.client.category = marker.args[0] if marker else ""
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """Fold in the lines this test ran, so a worker killed by a later test loses none of them."""
+    client = RECORDER.client
+    if isinstance(client, WorkerClient):
+        client.collect_coverage(lines_only=True)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -47,7 +47,8 @@ class Difference:
     actual: list[Any]
     """What the student's code left (values shown as text where they are not plain)."""
     first_difference: int | None
-    """Index of the first differing position (or the shorter length); None if they are equal."""
+    """Index, counted from 0, of the first differing position (or the shorter length); None if equal.
+    Sentences count positions from 1."""
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,8 @@ def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> 
     results = folder / "recorded.json"
     config = batch.config
     settings.write_text(json.dumps({"spec": spec, "call_timeout": config.call_timeout,
-                                    "game_timeout": config.game_timeout, "budget": config.submission_timeout}))
+                                    "game_timeout": config.game_timeout, "budget": config.submission_timeout,
+                                    "max_timeouts": config.max_timeouts}))
     backstop = config.game_timeout * 2 + 30
     whole = config.submission_timeout + 20 * len(batch.manifest) + 120
     env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)})
