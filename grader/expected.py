@@ -8,6 +8,7 @@ from typing import Any
 import reference
 
 from .harness import RoundOutcome
+from .worker import game_digest
 
 
 def _queue(cards: list[str]) -> reference.Queue[str]:
@@ -57,8 +58,9 @@ def replay(decks: list[list[str]], max_rounds: int, detail: bool = False) -> lis
                 snapshots.append([list(p1), list(p2)])
             if outcome == "draw":
                 break
-        games.append({"sizes": sizes, "kinds": kinds, "final": {"p1": list(p1), "p2": list(p2)},
-                      "snapshots": snapshots, "raised": None})
+        final = [list(p1), list(p2)]
+        games.append({"digest": game_digest(sizes, final), "rounds": len(sizes), "sizes": sizes, "kinds": kinds,
+                      "final": final, "snapshots": snapshots, "raised": None})
     return games
 
 

@@ -9,6 +9,7 @@ trusted side never believes anything this process says beyond "these are the val
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import io
 import json
@@ -214,8 +215,9 @@ class Session:
     def op_replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict]:
         """Play each deck with the student's play_round/resolve_war on its own Queue.
 
-        Returns per deck the queue sizes after every round and both queues at the end; with detail,
-        both whole queues after every round (used to pinpoint a divergence in one deck).
+        Returns per deck a digest of the queue sizes after every round and of both final queues (the
+        first deck also sends the sizes themselves, for the report's plot); with detail, each deck's
+        sizes, final queues and both whole queues after every round (to pinpoint a divergence).
         """
         play_round, resolve_war = self.name("play_round"), self.name("resolve_war")
         games = []
@@ -240,11 +242,14 @@ class Session:
                         snapshots.append([self.drain_keep(p1), self.drain_keep(p2)])
                     if _type(outcome) is str and outcome == "draw":
                         break
-                final = {"p1": self.drain(p1), "p2": self.drain(p2)}
+                final = [self.drain(p1), self.drain(p2)]
             except Exception as error_:
                 error = describe(error_, self.root)
                 final = None
-            games.append({"sizes": sizes, "kinds": kinds, "final": final, "snapshots": snapshots, "raised": error})
+            game = {"digest": game_digest(sizes, final), "rounds": _len(sizes), "raised": error}
+            if detail or index == 0:
+                game.update(sizes=sizes, kinds=kinds, final=final, snapshots=snapshots)
+            games.append(game)
         if _len(decks) > 1 and COVERAGE is not None:
             COVERAGE.start()
         return games
@@ -260,6 +265,12 @@ class Session:
             cards.append(card)
             queue.enqueue(card)
         return [encode(card) for card in cards]
+
+
+def game_digest(sizes: list, final: list | None) -> str:
+    """A short fingerprint of a game: the sizes after every round and both final queues."""
+    text = _json_dumps([sizes, final], separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 class WatchedStacks:
@@ -382,13 +393,22 @@ def start_coverage(root: str):
 
 
 def executed_lines(measure, root: str) -> list[dict]:
-    """Lines executed so far per student file, cheaply (no analysis), so a later kill loses little."""
+    """Lines executed so far per student file, cheaply (no analysis), so a later kill loses little.
+
+    Reads the collector's own line sets (coverage keeps them there until it flushes) and falls back
+    to the public get_data() where a coverage version keeps them elsewhere.
+    """
     if measure is None:
         return []
-    data = measure.get_data()
     real_root = os.path.realpath(root)
-    return [{"path": os.path.relpath(path, real_root), "executed": sorted(data.lines(path) or ()), "missing": []}
-            for path in sorted(data.measured_files())]
+    pending = _getattr(_getattr(measure, "_collector", None), "data", None)
+    if _type(pending) is dict and all(_type(lines) is set for lines in pending.values()):
+        found = {path: lines for path, lines in _list(pending.items()) if path.startswith(real_root + os.sep)}
+    else:
+        data = measure.get_data()
+        found = {path: data.lines(path) or () for path in data.measured_files()}
+    return [{"path": os.path.relpath(path, real_root), "executed": sorted(lines), "missing": []}
+            for path, lines in sorted(found.items())]
 
 
 def coverage_report(measure, root: str) -> list[dict]:

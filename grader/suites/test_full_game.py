@@ -90,9 +90,10 @@ def test_every_round_of_200_deals_matches_the_reference(student, record):
         telemetry["student_error"] = getattr(error, "sentence", str(error))
         raise
     expect(type(got) is list and len(got) == len(DECKS), "the replay of the 200 deals came back incomplete")
-    telemetry["student"] = _sizes(got[0])
-    if got[0].get("raised"):
-        telemetry["student_error"] = _raised(got[0])
+    first = got[0] if type(got[0]) is dict else {}
+    telemetry["student"] = _sizes(first)
+    if first.get("raised"):
+        telemetry["student_error"] = _raised(first)
     for index, (game, reference_game) in enumerate(zip(got, want)):
         if _same_game(game, reference_game):
             continue
@@ -113,15 +114,9 @@ def _raised(game):
 
 
 def _same_game(game, reference_game):
-    if type(game) is not dict or game.get("raised"):
-        return False
-    final = game.get("final")
-    if type(final) is not dict:
-        return False
-    return (_sizes(game) == reference_game["sizes"]
-            and decode(final.get("p1")) == reference_game["final"]["p1"]
-            and decode(final.get("p2")) == reference_game["final"]["p2"]
-            and all(type(card) is str for card in [*final.get("p1", []), *final.get("p2", [])]))
+    """Whether the student's game matches the reference's, round for round (by their fingerprints)."""
+    return (type(game) is dict and not game.get("raised") and type(game.get("digest")) is str
+            and game["digest"] == reference_game["digest"])
 
 
 def _explain_divergence(student, index, reference_game):
@@ -137,8 +132,16 @@ def _explain_divergence(student, index, reference_game):
         for player, got_queue, want_queue in (("P1", got[0], want[0]), ("P2", got[1], want[1])):
             if got_queue != want_queue or not all(type(card) is str for card in got_queue):
                 expect_cards(got_queue, want_queue, f"deal {index + 1}, round {number}, {kind}: {player}'s queue")
+    final = game.get("final") if type(game.get("final")) is list and len(game["final"]) == 2 else None
+    if final is not None and len(snapshots) == len(theirs["snapshots"]):
+        for player, got_queue, want_queue in (("P1", decode(final[0]), theirs["final"][0]),
+                                              ("P2", decode(final[1]), theirs["final"][1])):
+            expect_cards(got_queue, want_queue, f"deal {index + 1}, at the end of the game: {player}'s queue")
     played, expected_rounds = len(snapshots), len(theirs["snapshots"])
     if game.get("raised"):
         raise AssertionError(f"deal {index + 1}, round {played + 1}: your code raised {_raised(game)}")
+    if played == expected_rounds:
+        raise AssertionError(f"deal {index + 1} played differently when it was replayed: does your code use "
+                             "randomness or state left over from earlier games?")
     raise AssertionError(f"deal {index + 1}: your game stopped after {played} rounds where the reference plays "
                          f"{expected_rounds}")
