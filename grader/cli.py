@@ -54,7 +54,7 @@ def _summary_score(result: GradeResult) -> str:
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
           timeout: float | None = None, sandbox: str | None = None, quiet: bool = False) -> list[GradeResult]:
     """Grade every submission at paths into out: results.json per student and grades.csv."""
-    config = load_config(config_path, {"limits.submission_timeout": timeout, "sandbox.level": sandbox})
+    config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     choose_level(config.sandbox)
     submissions = discover(paths)
     with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
@@ -121,12 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     grade_parser = commands.add_parser("grade", help="grade submissions", description="Grade one submission (a "
                                        "folder, .zip or .py file) or a folder of them, one per student.")
-    grade_parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    grade_parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                              help="a submission (folder, .zip, .py) or a folder whose child folders and zips "
+                              "are submissions")
     grade_parser.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports)")
     grade_parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once "
                               "(default: the number of cores)")
-    grade_parser.add_argument("--timeout", type=float, help="seconds of student code per submission "
-                              "(grading.toml limits.submission_timeout)")
+    grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds one call into student "
+                              "code may take (grading.toml limits.call_timeout; default 2)")
     grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
     grade_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"),
                               help="isolation level (grading.toml sandbox.level; default auto)")
