@@ -108,7 +108,7 @@ def summary(results: list[GradeResult], out: Path) -> str:
     for result in results:
         if result.outcome != "graded":
             lines.append(f"  {result.student}: {result.outcome.replace('_', ' ')}: {result.reason}")
-    lines.append(f"results in {out}/ (grades.csv, <student>/results.json)")
+    lines.append(f"results in {out}/: index.html, grades.csv, <student>/results.json and report.html")
     return "\n".join(lines)
 
 
