@@ -91,7 +91,7 @@ def expect_cards(actual: list[Any], expected: list[str], label: str) -> None:
     else:
         detail = f"position {where + 1} holds {show(actual[where])} where {show(expected[where])} was expected"
     raise Mismatch(
-        f"{label} should be {show(expected)} but was {show(actual)} ({detail})",
+        f"{label} is wrong: {detail}",
         {"label": label, "expected": list(expected), "actual": plain(actual), "first_difference": where},
     )
 

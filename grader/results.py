@@ -234,18 +234,31 @@ def _test_json(test: TestResult) -> dict[str, Any]:
         "score": test.score,
         "max_score": test.max_score,
         "status": "passed" if test.outcome == "passed" else "failed",
-        "output": test.sentence,
+        "output": _test_output(test),
         "tags": [test.category],
         "visibility": "hidden" if test.hidden else "visible",
         "extra_data": {
             "id": test.id,
             "outcome": test.outcome,
+            "sentence": test.sentence,
             "difference": asdict(test.difference) if test.difference else None,
             "exception": asdict(test.exception) if test.exception else None,
             "output": test.output,
             "duration": round(test.duration, 4),
         },
     }
+
+
+def _test_output(test: TestResult) -> str:
+    """Gradescope's text for a test: the sentence, then expected and actual where sequences differ."""
+    if test.difference is None:
+        return test.sentence
+    return (f"{test.sentence}\n  expected: {_listing(test.difference.expected)}"
+            f"\n  actual:   {_listing(test.difference.actual)}")
+
+
+def _listing(values: list[Any]) -> str:
+    return "[" + ", ".join(repr(value) for value in values) + "]"
 
 
 def _test_from_json(data: dict[str, Any]) -> TestResult:
@@ -259,7 +272,7 @@ def _test_from_json(data: dict[str, Any]) -> TestResult:
         max_score=data["max_score"],
         outcome=extra["outcome"],
         hidden=data["visibility"] == "hidden",
-        sentence=data["output"],
+        sentence=extra.get("sentence", data["output"]),
         difference=Difference(**extra["difference"]) if extra["difference"] else None,
         exception=ExceptionInfo(**extra["exception"]) if extra["exception"] else None,
         output=extra["output"],
