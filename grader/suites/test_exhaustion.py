@@ -6,18 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader import expected
-from grader.checks import expect_cards, expect_value
+from grader.suites.common import check_war
 
 pytestmark = pytest.mark.category("exhaustion")
-
-
-def check_war(student, p1, p2, c1, c2, what, rules=None):
-    got = student.resolve_war(p1, p2, c1, c2, rules)
-    want = expected.resolve_war(p1, p2, c1, c2, rules)
-    expect_value(got.result, want.result, f"resolve_war's result {what}")
-    expect_cards(got.p1, want.p1, f"P1's queue {what}")
-    expect_cards(got.p2, want.p2, f"P2's queue {what}")
 
 
 @pytest.mark.weight(2)

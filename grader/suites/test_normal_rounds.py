@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from grader import expected
 from grader.checks import expect_cards, expect_value
+from grader.suites.common import check_round
 
 pytestmark = pytest.mark.category("normal_rounds")
-
-
-def check_round(student, p1, p2, what):
-    got, want = student.play_round(p1, p2), expected.play_round(p1, p2)
-    expect_value(got.result, want.result, f"play_round's result {what}")
-    expect_cards(got.p1, want.p1, f"P1's queue {what}")
-    expect_cards(got.p2, want.p2, f"P2's queue {what}")
 
 
 @pytest.mark.weight(2)
