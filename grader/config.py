@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .results import CATEGORY_TITLES
 from .sandbox import LEVELS, Limits
@@ -78,9 +78,9 @@ class Config:
 
 
 def load_config(path: Path | None = None, overrides: dict[str, Any] | None = None,
-                environ: dict[str, str] | None = None) -> Config:
+                environ: Mapping[str, str] | None = None) -> Config:
     """Defaults, then the file at path, then WAR_GRADER_* variables, then overrides ("section.key": value)."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     layers = [("the defaults", _read_toml(files("grader").joinpath("grading.toml").read_text(), "the defaults"))]
@@ -101,8 +101,8 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
                 values[f"{section}.{key}"], sources[f"{section}.{key}"] = value, origin
     for setting in SETTINGS:
         name = f"{setting.section}.{setting.key}"
-        if setting.env in environ:
-            values[name], sources[name] = _parse_env(setting, environ[setting.env]), f"${setting.env}"
+        if setting.env in env:
+            values[name], sources[name] = _parse_env(setting, env[setting.env]), f"${setting.env}"
     for name, value in (overrides or {}).items():
         if value is not None:
             values[name], sources[name] = value, "the command line"

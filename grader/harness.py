@@ -110,7 +110,7 @@ class InProcessClient:
         from . import worker  # noqa: PLC0415 - the worker's operations, imported as a module here
 
         module = importlib.import_module(package)
-        self.session = worker.Session(str(Path(module.__file__).parent.parent), package)
+        self.session = worker.Session(str(Path(str(module.__file__)).parent.parent), package)
         self.restarts = 0
         self.coverage: dict[str, set[int]] = {}
         self.statements: dict[str, set[int]] = {}
@@ -215,7 +215,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for item in session.items:
         category = item.get_closest_marker("category")
         weight = item.get_closest_marker("weight")
-        doc = (getattr(item.function, "__doc__", None) or item.name).strip().splitlines()[0]
+        doc = (getattr(getattr(item, "function", None), "__doc__", None) or item.name).strip().splitlines()[0]
         entries.append({
             "id": item.nodeid,
             "name": doc.rstrip("."),

@@ -130,8 +130,8 @@ def _bwrap_prefix(spec: SandboxSpec) -> list[str]:
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
-    for path in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
-        args += ["--ro-bind-try", path, path]
+    for file in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
+        args += ["--ro-bind-try", file, file]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     if spec.python_home:
         args += ["--ro-bind", spec.python_home, spec.python_home]

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import traceback
+from typing import Any
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _int, _isinstance, _repr, _getattr = type, len, str, int, isinstance, repr, getattr
@@ -68,7 +69,7 @@ class CappedText(io.TextIOBase):
         return text, truncated
 
 
-def encode(value: object, depth: int = 0) -> object:
+def encode(value: Any, depth: int = 0) -> Any:
     """A JSON value saying exactly what value is: str, int, bool, None as themselves, the rest tagged."""
     kind = _type(value)
     if kind is str:
@@ -83,7 +84,7 @@ def encode(value: object, depth: int = 0) -> object:
     return {"object": _safe(lambda: kind.__qualname__), "repr": _safe(lambda: _repr(value))}
 
 
-def _safe(produce) -> str:
+def _safe(produce: Any) -> str:
     """Text from student-defined code, or a placeholder if that code misbehaves."""
     try:
         text = produce()
@@ -107,7 +108,7 @@ class Session:
 
     # -- finding the student's names ------------------------------------------------------------
 
-    def name(self, name: str) -> object:
+    def name(self, name: str) -> Any:
         """The student's object called name: from the package, else from any of its modules."""
         found = _getattr(self.package, name, None)
         if found is None:
@@ -119,21 +120,21 @@ class Session:
             raise StudentFault(f"your code has no {name}")
         return found
 
-    def queue(self, cards: list[object]) -> object:
+    def queue(self, cards: list[Any]) -> Any:
         """A new student Queue holding cards, front first, filled with its own enqueue."""
         queue = self.name("Queue")()
         for card in cards:
             queue.enqueue(card)
         return queue
 
-    def drain(self, queue: object) -> list[object]:
+    def drain(self, queue: Any) -> list[Any]:
         """Empty a student queue with its own size() and dequeue(), front first, encoded."""
         size = queue.size()
         if _type(size) is not int or size < 0 or size > MAX_ITEMS:
             raise StudentFault(f"Queue.size() returned {_safe(lambda: _repr(size))}, not a small whole number")
         return [encode(queue.dequeue()) for _ in _range(size)]
 
-    def sizes(self, p1: object, p2: object) -> list[int]:
+    def sizes(self, p1: Any, p2: Any) -> list[int]:
         """Both queue sizes, as whole numbers."""
         result = []
         for queue in (p1, p2):
@@ -151,7 +152,7 @@ class Session:
 
     # -- operations -------------------------------------------------------------------------------
 
-    def op_structure_ops(self, kind: str, ops: list[list[object]]) -> list[dict]:
+    def op_structure_ops(self, kind: str, ops: list[list[Any]]) -> list[dict]:
         """Apply (method, *args) steps to a new student Queue or Stack; each step's value or exception."""
         if kind not in ("Queue", "Stack"):
             raise StudentFault(f"unknown structure {kind}")
@@ -169,7 +170,7 @@ class Session:
                 results.append({"raised": describe(error, self.root)})
         return results
 
-    def op_card_values(self, cards: list[object]) -> list[dict]:
+    def op_card_values(self, cards: list[Any]) -> list[dict]:
         """card_value of each card: its value or the exception raised."""
         card_value = self.name("card_value")
         results = []
@@ -180,7 +181,7 @@ class Session:
                 results.append({"raised": describe(error, self.root)})
         return results
 
-    def op_call(self, function: str, kwargs: dict) -> object:
+    def op_call(self, function: str, kwargs: dict) -> Any:
         """A function taking and returning plain values: make_deck, shuffle."""
         if function not in ("make_deck", "shuffle"):
             raise StudentFault(f"{function} cannot be called directly")
@@ -254,7 +255,7 @@ class Session:
             COVERAGE.start()
         return games
 
-    def drain_keep(self, queue: object) -> list[object]:
+    def drain_keep(self, queue: Any) -> list[Any]:
         """A queue's cards front first, left as they were (dequeued and enqueued back)."""
         size = queue.size()
         if _type(size) is not int or size < 0 or size > MAX_ITEMS:
@@ -278,8 +279,8 @@ class WatchedStacks:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.log: list[list[object]] = []
-        self.patched: list[tuple[object, str, object]] = []
+        self.log: list[list[Any]] = []
+        self.patched: list[tuple[Any, str, Any]] = []
 
     def __enter__(self) -> WatchedStacks:
         student_stack = self.session.name("Stack")
@@ -401,7 +402,7 @@ def executed_lines(measure, root: str) -> list[dict]:
     if measure is None:
         return []
     real_root = os.path.realpath(root)
-    pending = _getattr(_getattr(measure, "_collector", None), "data", None)
+    pending: Any = _getattr(_getattr(measure, "_collector", None), "data", None)
     if _type(pending) is dict and all(_type(lines) is set for lines in pending.values()):
         found = {path: lines for path, lines in _list(pending.items()) if path.startswith(real_root + os.sep)}
     else:

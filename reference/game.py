@@ -59,8 +59,10 @@ def _values(rules: Rules) -> dict[str, int]:
     table = _TABLES.get(key)
     if table is None:
         order = sorted(set(_new_deck(rules)), key=card_value)
-        order.remove(rules.high_card)
-        order.append(rules.high_card)
+        high = rules.high_card
+        assert high is not None  # Rules resolves the deck's usual high card in __post_init__
+        order.remove(high)
+        order.append(high)
         table = _TABLES[key] = {card: strength for strength, card in enumerate(order, start=1)}
     return table
 
