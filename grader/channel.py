@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -130,7 +131,7 @@ class WorkerClient:
             raise Ungradable(f"importing your package ended the process ({crash.sentence})") from None
         except StudentProblem as problem:
             self.stop()
-            raise Ungradable(f"your package cannot be imported ({problem.sentence})") from None
+            raise Ungradable(f"your package cannot be imported ({problem.sentence}{_where(problem)})") from None
 
     def stop(self) -> None:
         """Kill the worker and everything it started."""
@@ -282,6 +283,15 @@ class WorkerClient:
         self.stop()
         text = self.last_stderr.strip()
         return f": {text.splitlines()[-1][:300]}" if text else ""
+
+
+def _where(problem: StudentProblem) -> str:
+    """ ", at FILE line N" for the innermost frame of the student's own files, if the traceback has one."""
+    exception = problem.exception or {}
+    if exception.get("type") in ("SyntaxError", "IndentationError", "TabError"):
+        return ""  # its message already names the file and line; the frame would be the import statement
+    frames = re.findall(r'File "([^"]+)", line (\d+)', exception.get("traceback", ""))
+    return f", at {frames[-1][0]} line {frames[-1][1]}" if frames else ""
 
 
 def _call_name(op: str, args: dict[str, Any]) -> str:

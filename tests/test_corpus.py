@@ -71,9 +71,10 @@ def test_no_cheat_left_a_trace_outside_its_own_results(graded):
 
 
 def test_ungradable_submissions_say_why(graded):
-    """A syntax error and an import-time crash are ungradable, each with its own sentence"""
-    assert "SyntaxError" in read_results(graded / "syntax_error" / "results.json").reason
-    assert "KeyError" in read_results(graded / "crashes_at_import" / "results.json").reason
+    """A syntax error and an import-time crash are ungradable, each with its own sentence and place"""
+    assert "SyntaxError: expected ':' (game.py, line 52)" in read_results(graded / "syntax_error" / "results.json").reason
+    crash = read_results(graded / "crashes_at_import" / "results.json").reason
+    assert "KeyError: 'A', at starter/cards.py line" in crash
 
 
 def test_a_hanging_submission_costs_its_time_limits_and_no_more(graded):
