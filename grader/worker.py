@@ -129,20 +129,11 @@ class Session:
 
     def drain(self, queue: Any) -> list[Any]:
         """Empty a student queue with its own size() and dequeue(), front first, encoded."""
-        size = queue.size()
-        if _type(size) is not int or size < 0 or size > MAX_ITEMS:
-            raise StudentFault(f"Queue.size() returned {_safe(lambda: _repr(size))}, not a small whole number")
-        return [encode(queue.dequeue()) for _ in _range(size)]
+        return [encode(queue.dequeue()) for _ in _range(queue_size(queue, bounded=True))]
 
     def sizes(self, p1: Any, p2: Any) -> list[int]:
         """Both queue sizes, as whole numbers."""
-        result = []
-        for queue in (p1, p2):
-            size = queue.size()
-            if _type(size) is not int:
-                raise StudentFault(f"Queue.size() returned {_safe(lambda: _repr(size))}, not a whole number")
-            result.append(size)
-        return result
+        return [queue_size(p1, bounded=False), queue_size(p2, bounded=False)]
 
     def rules(self, spec: dict | None) -> tuple:
         """Extra positional arguments carrying a Rules value, or none for the default rules."""
@@ -257,15 +248,21 @@ class Session:
 
     def drain_keep(self, queue: Any) -> list[Any]:
         """A queue's cards front first, left as they were (dequeued and enqueued back)."""
-        size = queue.size()
-        if _type(size) is not int or size < 0 or size > MAX_ITEMS:
-            raise StudentFault("Queue.size() did not return a small whole number")
         cards = []
-        for _ in _range(size):
+        for _ in _range(queue_size(queue, bounded=True)):
             card = queue.dequeue()
             cards.append(card)
             queue.enqueue(card)
         return [encode(card) for card in cards]
+
+
+def queue_size(queue: Any, *, bounded: bool) -> int:
+    """The student queue's size(), which must be a whole number (and, bounded, 0..MAX_ITEMS to drain it)."""
+    size = queue.size()
+    if _type(size) is not int or (bounded and not 0 <= size <= MAX_ITEMS):
+        what = "a small whole number" if bounded else "a whole number"
+        raise StudentFault(f"Queue.size() returned {_safe(lambda: _repr(size))}, not {what}")
+    return size
 
 
 def game_digest(sizes: list, final: list | None) -> str:
