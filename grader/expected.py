@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any
 
 import reference
 
+from . import worker
 from .harness import RoundOutcome
-from .worker import game_digest
 
 
 def _queue(cards: list[str]) -> reference.Queue[str]:
@@ -36,32 +37,15 @@ def resolve_war(p1: list[str], p2: list[str], c1: str, c2: str, rules: dict[str,
     return RoundOutcome(result, list(q1), list(q2))
 
 
+@functools.lru_cache(maxsize=1)
+def _reference_session() -> worker.Session:
+    """The worker's own operations, run in this process on the reference (trusted code)."""
+    return worker.Session(str(Path(str(reference.__file__)).parent.parent), "reference")
+
+
 def replay(decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict[str, Any]]:
-    """Each deck played by the reference exactly as the worker plays the student's (see worker.op_replay)."""
-    games = []
-    for deck in decks:
-        p1, p2 = _queue(deck[0::2]), _queue(deck[1::2])
-        sizes: list[list[int]] = []
-        kinds: list[str] = []
-        snapshots: list[list[list[str]]] = []
-        for _ in range(max_rounds):
-            if p1.is_empty() or p2.is_empty():
-                break
-            outcome = reference.play_round(p1, p2)
-            kind = "round"
-            if isinstance(outcome, tuple):
-                kind = "war"
-                outcome = reference.resolve_war(p1, p2, outcome[1], outcome[2])
-            sizes.append([p1.size(), p2.size()])
-            kinds.append(kind)
-            if detail:
-                snapshots.append([list(p1), list(p2)])
-            if outcome == "draw":
-                break
-        final = [list(p1), list(p2)]
-        games.append({"digest": game_digest(sizes, final), "rounds": len(sizes), "sizes": sizes, "kinds": kinds,
-                      "final": final, "snapshots": snapshots, "raised": None})
-    return games
+    """Each deck played by the reference through the very loop the worker plays the student's with."""
+    return _reference_session().op_replay(decks, max_rounds, detail)
 
 
 def fixed_decks(count: int, first_seed: int = 1000) -> list[list[str]]:
