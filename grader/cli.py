@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__
-from .config import ConfigError, load_config
+from .config import Config, ConfigError, load_config
 from .results import CATEGORY_TITLES, GradeResult, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
@@ -55,12 +55,16 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
           timeout: float | None = None, sandbox: str | None = None, quiet: bool = False) -> list[GradeResult]:
     """Grade every submission at paths into out: results.json per student and grades.csv."""
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
-    choose_level(config.sandbox)
-    submissions = discover(paths)
-    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
-        results = grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
+    results = _grade_batch(discover(paths), config, jobs=jobs, quiet=quiet)
     write_outputs(results, out)
     return results
+
+
+def _grade_batch(submissions: list[Submission], config: Config, *, jobs: int, quiet: bool) -> list[GradeResult]:
+    """Check the sandbox level, then grade the submissions in a scratch batch with a progress display."""
+    choose_level(config.sandbox)
+    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
+        return grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
 
 
 def write_outputs(results: list[GradeResult], out: Path) -> None:
@@ -82,11 +86,9 @@ def check(*, config_path: Path | None = None, sandbox: str | None = None,
           quiet: bool = False) -> tuple[GradeResult, GradeResult]:
     """Grade the reference (must score full marks) and the starter (must score 0) through the real sandbox."""
     config = load_config(config_path, {"sandbox.level": sandbox})
-    choose_level(config.sandbox)
     package_root = Path(__file__).resolve().parent.parent
     submissions = [Submission("reference", package_root / "reference"), Submission("starter", package_root / "starter")]
-    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
-        reference, starter = grade_all(submissions, batch, jobs=2, on_result=Progress(2, quiet=quiet))
+    reference, starter = _grade_batch(submissions, config, jobs=2, quiet=quiet)
     return reference, starter
 
 
