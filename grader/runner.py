@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 from . import __version__
 from .config import Config
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
+from .results import GradeResult
 from .sandbox import SandboxError, make_runtime, make_spec
 from .scoring import ManifestEntry, score
 from .submissions import Submission, SubmissionError, prepare, submission_hash
@@ -152,10 +153,8 @@ def open_batch(config: Config, work: Path) -> Iterator[Batch]:
         batch.close()
 
 
-def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: int) -> Any:
+def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: int) -> GradeResult:
     """Grade one submission: private copy, trusted pytest run, score. Never raises for the student's faults."""
-    from .results import GradeResult  # noqa: PLC0415 - kept local: the type is only built here
-
     started = time.monotonic()
     folder = batch.work / f"sub-{index:05d}"
     folder.mkdir(mode=0o711)
@@ -180,14 +179,13 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         problem = ("grader_fault", str(error))
         prepared = time.monotonic()
     finished = time.monotonic()
-    result: GradeResult = score(
+    return score(
         student=submission.student, manifest=batch.manifest, config=batch.config, recorded=recorded,
         problem=problem, sha256=sha, sources=files, sandbox=sandbox_level, sandbox_warning=warning,
         graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__,
         timings={"prepare": round(prepared - started, 3), "tests": round(finished - prepared, 3),
                  "total": round(finished - started, 3)},
     )
-    return result
 
 
 def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
@@ -215,14 +213,14 @@ def grade_all(
     batch: Batch,
     *,
     jobs: int,
-    on_result: Callable[[Any], None] = lambda result: None,
-) -> list[Any]:
+    on_result: Callable[[GradeResult], None] = lambda result: None,
+) -> list[GradeResult]:
     """Grade every submission over `jobs` parallel slots, in input order; on_result hears each as it ends."""
     slots: SimpleQueue[int] = SimpleQueue()
     for slot in range(jobs):
         slots.put(slot)
 
-    def run(indexed: tuple[int, Submission]) -> Any:
+    def run(indexed: tuple[int, Submission]) -> GradeResult:
         index, submission = indexed
         slot = slots.get()
         try:
