@@ -237,7 +237,7 @@ def _skiena(argv: list[str]) -> int:
         if game.note and not args.json:
             print(f"{parser.prog}: note: game {number} (line {game.line}): {game.note}", file=sys.stderr)
         result = play(game.p1, game.p2, max_moves=args.max_moves)
-        rows.append({"game": number, "line": game.line, **vars(result), "note": game.note})
+        rows.append({"game": number, "line": game.line, **result.to_json(), "note": game.note})
         if not args.json:
             print(f"game {number}: {result.sentence(args.max_moves)}")
     if args.json:

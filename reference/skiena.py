@@ -62,14 +62,29 @@ class SkienaResult:
     moves: int
     """Moves played: times both players took their top card."""
 
-    p1_cards: int
-    """Cards in player 1's pile at the end."""
+    p1: tuple[str, ...]
+    """Player 1's pile at the end, top first (ranks as the engine writes them: "1" is the Ace, "10" the T)."""
 
-    p2_cards: int
-    """Cards in player 2's pile at the end."""
+    p2: tuple[str, ...]
+    """Player 2's pile at the end, top first."""
 
     on_table: int
     """Cards left on the table: those of a war the cap interrupted, or every card after a tie."""
+
+    @property
+    def p1_cards(self) -> int:
+        """Cards in player 1's pile at the end."""
+        return len(self.p1)
+
+    @property
+    def p2_cards(self) -> int:
+        """Cards in player 2's pile at the end."""
+        return len(self.p2)
+
+    def to_json(self) -> dict[str, int | str]:
+        """The result as plain JSON values: winner, moves and the cards each side holds."""
+        return {"winner": self.winner, "moves": self.moves, "p1_cards": self.p1_cards, "p2_cards": self.p2_cards,
+                "on_table": self.on_table}
 
     def sentence(self, max_moves: int = MAX_MOVES) -> str:
         """The result in words, e.g. "player 1 wins after 123 moves"."""
@@ -142,12 +157,12 @@ def play(p1_cards: tuple[str, ...], p2_cards: tuple[str, ...], max_moves: int = 
         else:
             in_war = True
     if a.is_empty() and b.is_empty():
-        return SkienaResult("tie", moves, 0, 0, len(table))
+        return SkienaResult("tie", moves, (), (), len(table))
     if a.is_empty() or b.is_empty():
         winner = b if a.is_empty() else a
         _take(table, winner)  # a player ran out in the middle of a war: the other takes what is on the table
-        return SkienaResult("P2" if a.is_empty() else "P1", moves, a.size(), b.size(), 0)
-    return SkienaResult("cap", moves, a.size(), b.size(), len(table))
+        return SkienaResult("P2" if a.is_empty() else "P1", moves, tuple(a), tuple(b), 0)
+    return SkienaResult("cap", moves, tuple(a), tuple(b), len(table))
 
 
 def _take(table: list[str], winner: Queue[str]) -> None:
