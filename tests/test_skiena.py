@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from reference import play_game
+from reference import play_game, play_round, resolve_war
 from reference.__main__ import main
 from reference.rules import SKIENA_RULES
 from reference.skiena import CardError, SkienaResult, parse_card, parse_games, play
-from reference.variants import build_deck
+from reference.variants import build_deck, deal_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_GAMES = ROOT / "tests" / "data" / "skiena_seed_games.txt"
@@ -183,3 +183,20 @@ def test_the_command_runs_as_a_module_and_a_bad_flag_is_one_line():
                          timeout=60)
     assert (bad.returncode, bad.stdout) == (2, "")
     assert bad.stderr == "python -m reference skiena: error: argument --max-moves: must be >= 1, not 0\n"
+
+
+@pytest.mark.parametrize(("index", "ends"), [(0, False), (1, True), (2, False)])
+def test_the_capped_sample_games_return_to_an_earlier_position_so_never_end(index, ends):
+    """Played round by round under SKIENA_RULES, games 1 and 3 repeat a position (no cap could help); game 2 ends."""
+    game = parse_games(SEED_GAMES.read_text(encoding="utf-8"))[index]
+    p1, p2 = deal_cards([card for pair in zip(game.p1, game.p2) for card in pair], SKIENA_RULES)
+    seen = set()
+    while not p1.is_empty() and not p2.is_empty():
+        position = (tuple(p1), tuple(p2))
+        if position in seen:
+            break
+        seen.add(position)
+        outcome = play_round(p1, p2, SKIENA_RULES)
+        if isinstance(outcome, tuple):
+            resolve_war(p1, p2, outcome[1], outcome[2], SKIENA_RULES)
+    assert (p1.is_empty() or p2.is_empty()) == ends
