@@ -110,6 +110,26 @@ def test_a_war_that_ties_again_is_a_chain_of_2(impl):
     }
 
 
+def test_a_war_lost_at_its_first_check_is_a_chain_of_1(impl):
+    """A player short at a war's first availability check: the war still counts, with a chain of 1."""
+    # Round 1: K beats 2, so P1 keeps 4 cards. Round 2: 5 v 5 leaves P1 3 cards, too few: P2 wins them all.
+    game = fields(impl.play_game(deck=deck_for("2 5 3 4 6", "K 5 7 8 9")))
+    assert game == {
+        "winner": "P2", "rounds": 2, "wars": 1, "longest_war_chain": 1,
+        "p1_cards": 0, "p2_cards": 10, "history": ((4, 6), (0, 10)),
+    }
+
+
+def test_a_war_lost_at_the_check_after_a_tie_is_a_chain_of_2(impl):
+    """A player short after one face-up tie: a chain of 2 (1 for the war, plus 1 for the tie)."""
+    # Round 1: K beats 2. Round 2: 5 v 5, then 9 v 9 face up; P1 has 3 cards left, too few: P2 wins them all.
+    game = fields(impl.play_game(deck=deck_for("2 5 3 4 6 9 1 1 1", "K 5 7 8 10 9 J J J")))
+    assert game == {
+        "winner": "P2", "rounds": 2, "wars": 1, "longest_war_chain": 2,
+        "p1_cards": 0, "p2_cards": 18, "history": ((8, 10), (0, 18)),
+    }
+
+
 def test_the_longest_chain_is_the_longest_war_of_the_game_not_the_last(impl):
     """A chain-2 war in round 1 and a chain-1 war in round 2: wars is 2 and longest_war_chain is 2."""
     # Round 1: 5 v 5, tie again on 9 v 9, then K beats Q. Round 2: 10 v 10, J beats 3 and P2 has no card left.
