@@ -21,6 +21,9 @@ from types import ModuleType
 
 import pytest
 
+from grader.chaffs import chaff, chaff_sources, write_package
+from tests.contract.test_assignment_examples import parse_examples
+
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "tests" / "contract"
 MODULES = ("structures", "cards", "rules", "game")
@@ -417,3 +420,26 @@ def test_every_test_has_a_one_line_docstring(path):
         if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
             doc = ast.get_docstring(node)
             assert doc and "\n" not in doc, f"{path.name}::{node.name}"
+
+
+def test_a_failing_copy_sees_whole_queues_and_examples_named_by_their_heading(pytester, monkeypatch, tmp_path):
+    """On a copy whose war winner takes the opponent's pile first, failures show both queues in full, uncut."""
+    folder = write_package(chaff_sources(chaff("opponent_pile_first")), tmp_path)
+    code, output, outcomes = run_contract(pytester, monkeypatch, "--impl", str(folder))
+    assert code == 1
+    assert "yours:    9 Q 8 6 5 7 K 4 3 2 7\nE         expected: 9 K 4 3 2 7 Q 8 6 5 7" in output
+    assert "yours:    J Q 3 2 1 9 J 10 1 7 K 8 6 5 9 4 3  2 7" in output  # 19 cards, still whole
+    assert "Use -v" not in output and "truncated" not in output and "-vv" not in output
+    failed_examples = {test_id.split("[", 1)[1].rstrip("]") for test_id, outcome in outcomes.items()
+                       if "worked_example" in test_id and outcome.result == "failure"}
+    assert failed_examples == {"A forced war, step by step", "A war that ties again", "Two cards down instead of three"}
+    assert 'P1\'s queue after the example "A forced war, step by step" (ASSIGNMENT.md, line ' in output
+
+
+def test_every_worked_example_is_named_by_its_heading_in_the_handout():
+    """The worked-example tests' ids are the headings above the examples in ASSIGNMENT.md, each once."""
+    handout = (ROOT / "starter" / "ASSIGNMENT.md").read_text(encoding="utf-8")
+    names = [example["heading"] for example in parse_examples(handout)]
+    assert len(names) == len(set(names)) >= 5
+    for name in names:
+        assert f"\n### {name}\n" in handout
