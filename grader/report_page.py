@@ -197,7 +197,8 @@ def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
         else:
             outcome = "passed"
         because = [test.follows_from for test in group if test.outcome == "excused" and test.follows_from]
-        rules.append(HiddenRule(rule=rule, outcome=outcome, tests=len(group), follows_from=tuple(dict.fromkeys(because))))
+        because = list(dict.fromkeys(because))
+        rules.append(HiddenRule(rule=rule, outcome=outcome, tests=len(group), follows_from=tuple(because)))
     return rules
 
 

@@ -215,14 +215,12 @@ class _Shown:
 def signature(obj: object) -> str:
     """inspect.signature as text, a Rules default shown by the students' fields only (the reference's has more)."""
     shown = inspect.signature(obj)
-    parameters = [
-        parameter.replace(
-            default=_Shown(f"Rules({', '.join(f'{name}={getattr(parameter.default, name)!r}' for name in STUDENT_RULES)})")
-        )
-        if type(parameter.default).__name__ == "Rules"
-        else parameter
-        for parameter in shown.parameters.values()
-    ]
+    parameters = []
+    for parameter in shown.parameters.values():
+        if type(parameter.default).__name__ == "Rules":
+            fields = ", ".join(f"{name}={getattr(parameter.default, name)!r}" for name in STUDENT_RULES)
+            parameter = parameter.replace(default=_Shown(f"Rules({fields})"))
+        parameters.append(parameter)
     return str(shown.replace(parameters=parameters))
 
 
@@ -330,7 +328,7 @@ def test_the_starters_rules_accept_and_refuse_the_values_the_reference_does(fiel
 
 
 def test_the_starters_rules_refuse_the_instructors_collect_orders():
-    """collect values beyond winner_first and loser_first (the reference's experiments) are a ValueError naming collect."""
+    """A collect value beyond winner_first and loser_first (the reference's experiments) is a ValueError."""
     reference, starter = module("reference", "rules"), module("starter", "rules")
     others = [order for order in reference.COLLECT_ORDERS if order not in STUDENT_COLLECT_ORDERS]
     assert others, "the reference has no other collect order: simplify this test"

@@ -652,7 +652,8 @@ def test_the_student_view_names_each_hidden_tests_rule_and_never_its_inputs(rend
             continue
         assert test.name not in said and test.id not in said
         section = page.root.one("section", data_category=test.category)
-        (shown,) = [item for item in section.find_all("li", cls="hidden-rule") if item.one(cls="rule").text() == test.rule]
+        items = section.find_all("li", cls="hidden-rule")
+        (shown,) = [item for item in items if item.one(cls="rule").text() == test.rule]
         assert shown.attrs["data-outcome"] == ("failed" if test.outcome not in ("passed", "excused") else test.outcome)
         if test.outcome == "excused":
             assert test.follows_from in shown.one(cls="follows-from").text()
@@ -690,7 +691,8 @@ def test_a_nondeterministic_result_opens_with_a_warning_and_others_do_not(render
 
 def test_an_int_card_is_shown_as_an_int_beside_the_expected_str(rendered):
     """Where expected and actual differ in type, each value is a Python literal followed by its type's name."""
-    test = next(t for t in EXAMPLES["jokers_lose_to_kings"].tests if t.difference and not t.hidden and t.outcome == "failed")
+    tests = EXAMPLES["jokers_lose_to_kings"].tests
+    test = next(t for t in tests if t.difference and not t.hidden and t.outcome == "failed")
     assert test.difference is not None and test.difference.actual[0] == 5
     item = page_of(rendered["student"], "jokers_lose_to_kings").root.one("li", data_test_id=test.id)
     first, second = item.one("table", cls="diff").one("tbody").find_all("tr")
@@ -709,7 +711,8 @@ def test_counts_of_one_are_singular():
         hidden=False, sentence="Position 7 differs.", difference=results.Difference("P1's queue", expected,
                                                                                      [*expected[:6], "X"], 6),
     )
-    one = dataclasses.replace(test, id="test_x.py::test_single", difference=results.Difference("P2's queue", ["K"], [], 0))
+    single = results.Difference("P2's queue", ["K"], [], 0)
+    one = dataclasses.replace(test, id="test_x.py::test_single", difference=single)
     page = parse(render_student_report(dataclasses.replace(EXAMPLES["perfect_score"], tests=[test, one])))
     gaps = [row.text() for row in page.root.find_all("tr", cls="gap")]
     assert "position 1 is the same in both" in gaps

@@ -60,7 +60,8 @@ def sequence_difference(left: Any, right: Any) -> list[str]:
     expected = [item.ljust(widths[index]) for index, item in enumerate(theirs)]
     caret = sum(width + 1 for width in widths[:where])
     if where < min(len(left), len(right)):
-        what = f"position {where + 1} differs (front first, counted from 1): yours {mine[where]}, expected {theirs[where]}"
+        what = (f"position {where + 1} differs (front first, counted from 1): "
+                f"yours {mine[where]}, expected {theirs[where]}")
     else:
         what = f"yours has {len(left)} items, expected {len(right)}: they agree up to position {where}"
     return [

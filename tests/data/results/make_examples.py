@@ -161,7 +161,7 @@ RULES: dict[str, str] = {
     "test_joker.py::test_joker_beats_king": "The Joker beats every other card.",
     "test_joker.py::test_joker_beats_every_rank": "The Joker beats every other card.",
     "test_joker.py::test_joker_face_up_in_war": "A Joker turned face up in a war beats every other card.",
-    "test_rounds.py::test_winner_enqueues_own_card_first": "The winner of a round enqueues its own card, then the other.",
+    "test_rounds.py::test_winner_enqueues_own_card_first": "A round's winner enqueues its own card, then the other.",
     "test_rounds.py::test_ten_beats_nine": "Cards compare by rank, never as text: 10 beats 9.",
     "test_forced_war.py::test_three_down_one_up": "A war cycle takes 3 cards face down and 1 face up from each queue.",
     "test_forced_war.py::test_winner_collects_own_pile_first": "The winner of a war collects its own pile first.",
