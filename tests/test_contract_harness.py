@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 import re
 import shutil
@@ -441,3 +442,39 @@ def test_every_worked_example_is_named_by_its_heading_in_the_handout():
     assert len(names) == len(set(names)) >= 5
     for name in names:
         assert f"\n### {name}\n" in handout
+
+
+def _contract_conftest() -> ModuleType:
+    """tests/contract/conftest.py loaded as a plain module, to call its explanations directly."""
+    spec = importlib.util.spec_from_file_location("contract_conftest", CONTRACT / "conftest.py")
+    assert spec and spec.loader
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "lines"),
+    [
+        (["9", "Q", "8"], ["9", "K", "8"], ["9 Q 8 == 9 K 8", "position 2 differs (front first, counted from 1): "
+                                            "yours Q, expected K", "yours:    9 Q 8", "expected: 9 K 8", "            ^"]),
+        ([], ["K", "10"], ["(empty) == K 10", "yours has 0 items, expected 2", "yours:    (empty)",
+                           "expected: K 10", "          ^"]),
+        (["10", "J"], ["10"], ["10 J == 10", "yours has 2 items, expected 1: the first 1 agree", "yours:    10 J",
+                               "expected: 10", "             ^"]),
+        ([5, "3"], ["5", "3"], ["5 '3' == '5' '3'", "position 1 differs (front first, counted from 1): "
+                                "yours 5, expected '5'", "yours:    5   '3'", "expected: '5' '3'", "          ^"]),
+    ],
+    ids=["a-card-differs", "empty", "one-too-many", "int-beside-str"],
+)
+def test_a_failed_queue_comparison_is_explained_whole_with_the_first_difference_marked(left, right, lines):
+    """The contract's explanation of two different queues: both in full, aligned, a caret under the first difference."""
+    assert _contract_conftest().pytest_assertrepr_compare("==", left, right) == lines
+
+
+def test_a_failed_field_comparison_names_each_differing_field():
+    """Two dicts of GameResult fields: one line per field that differs, the others left out."""
+    explained = _contract_conftest().pytest_assertrepr_compare(
+        "==", {"winner": "P1", "rounds": 3, "wars": 0}, {"winner": "P1", "rounds": 3, "wars": 1}
+    )
+    assert explained == ["yours == expected, key by key:", "wars: yours 0, expected 1"]

@@ -63,7 +63,7 @@ def sequence_difference(left: Any, right: Any) -> list[str]:
         what = (f"position {where + 1} differs (front first, counted from 1): "
                 f"yours {mine[where]}, expected {theirs[where]}")
     else:
-        what = f"yours has {len(left)} items, expected {len(right)}: they agree up to position {where}"
+        what = f"yours has {len(left)} items, expected {len(right)}" + (f": the first {where} agree" if where else "")
     return [
         head,
         what,
