@@ -456,8 +456,9 @@ def _contract_conftest() -> ModuleType:
 @pytest.mark.parametrize(
     ("left", "right", "lines"),
     [
-        (["9", "Q", "8"], ["9", "K", "8"], ["9 Q 8 == 9 K 8", "position 2 differs (front first, counted from 1): "
-                                            "yours Q, expected K", "yours:    9 Q 8", "expected: 9 K 8", "            ^"]),
+        (["9", "Q", "8"], ["9", "K", "8"], ["9 Q 8 == 9 K 8",
+                                            "position 2 differs (front first, counted from 1): yours Q, expected K",
+                                            "yours:    9 Q 8", "expected: 9 K 8", "            ^"]),
         ([], ["K", "10"], ["(empty) == K 10", "yours has 0 items, expected 2", "yours:    (empty)",
                            "expected: K 10", "          ^"]),
         (["10", "J"], ["10"], ["10 J == 10", "yours has 2 items, expected 1: the first 1 agree", "yours:    10 J",
