@@ -30,7 +30,8 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in CLASS:
         shutil.copytree(CORPUS / name, base / "class" / name)
     common = ["--config", str(SETTINGS), "--jobs", "2", "--json"]
-    assert main(["grade", str(base / "class"), "--out", str(base / "whole"), *common]) == 0
+    assert main(["grade", str(base / "class"), "--out", str(base / "whole"), "--junit", str(base / "whole.xml"),
+                 *common]) == 0
     for index in range(1, 5):
         assert main(["grade", str(base / "class"), "--shard", f"{index}/4", "--out", str(base / f"shard-{index}"),
                      *common]) == 0
@@ -59,7 +60,7 @@ def test_every_student_is_graded_by_exactly_one_shard(graded_class):
 
 
 def test_the_merged_folder_has_every_report_and_the_junit_file(graded_class):
-    """merge writes index.html, each student's results.json and report.html, and JUnit XML for the class."""
+    """merge writes index.html, each student's results.json and report.html, and the same JUnit suites as grade."""
     merged = graded_class / "merged"
     assert (merged / "index.html").is_file()
     for name in CLASS:
@@ -68,6 +69,9 @@ def test_the_merged_folder_has_every_report_and_the_junit_file(graded_class):
     suites = ET.parse(graded_class / "merged.xml").getroot().findall("testsuite")
     assert [suite.get("name") for suite in suites] == [line.split(",")[0] for line in
                                                         (merged / "grades.csv").read_text().splitlines()[1:]]
+    whole = ET.parse(graded_class / "whole.xml").getroot().findall("testsuite")
+    assert [(s.get("name"), s.get("tests"), s.get("failures"), s.get("errors")) for s in whole] == [
+        (s.get("name"), s.get("tests"), s.get("failures"), s.get("errors")) for s in suites]
 
 
 def test_a_shard_is_decided_by_the_student_name_alone():
@@ -128,3 +132,12 @@ def test_merging_a_folder_that_is_no_shard_says_so(tmp_path, capsys):
     (tmp_path / "plain").mkdir()
     assert main(["merge", str(tmp_path / "plain"), "--out", str(tmp_path / "merged")]) == 2
     assert "no shard.json" in capsys.readouterr().err
+
+
+def test_a_shard_with_no_student_of_the_class_writes_an_empty_slice(tmp_path):
+    """A slice the hash leaves empty grades nothing, exits 0 and still writes its manifest and a header-only csv."""
+    empty = next(Shard(index, 2) for index in (1, 2) if not Shard(index, 2).holds("perfect"))
+    out = tmp_path / "out"
+    assert main(["grade", str(CORPUS / "perfect"), "--shard", str(empty), "--out", str(out), "--json"]) == 0
+    assert (out / "grades.csv").read_text().count("\n") == 1
+    assert json.loads((out / MANIFEST).read_text())["students"] == []
