@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from grader.cli import main
+from grader.cli import build_parser, main
 from grader.merge import MergeError, merge_shards
 from grader.results import read_results
 from grader.shards import MANIFEST, Shard
@@ -141,3 +145,47 @@ def test_a_shard_with_no_student_of_the_class_writes_an_empty_slice(tmp_path):
     assert main(["grade", str(CORPUS / "perfect"), "--shard", str(empty), "--out", str(out), "--json"]) == 0
     assert (out / "grades.csv").read_text().count("\n") == 1
     assert json.loads((out / MANIFEST).read_text())["students"] == []
+
+
+EXAMPLE = PROJECT / "docs" / "grade-class.yml"
+"""The documented matrix workflow for an instructor's private grading repository."""
+
+
+def example_commands(job: str) -> list[str]:
+    """The war-grader lines of a job's run: steps in the example workflow."""
+    from test_export_classroom import parse_yaml  # noqa: PLC0415 - the same small YAML reader
+
+    workflow = parse_yaml(EXAMPLE.read_text(encoding="utf-8"))
+    runs = [step["run"] for step in workflow["jobs"][job]["steps"] if "run" in step]
+    return [line.strip() for run in runs for line in run.splitlines() if line.strip().startswith("war-grader ")]
+
+
+def test_the_example_workflow_shards_as_many_slices_as_its_matrix_has():
+    """Its matrix lists shards 1..N, SHARDS is N, and its grade and merge lines are valid war-grader commands."""
+    from test_export_classroom import parse_yaml  # noqa: PLC0415
+
+    workflow = parse_yaml(EXAMPLE.read_text(encoding="utf-8"))
+    matrix = json.loads(workflow["jobs"]["grade"]["strategy"]["matrix"]["shard"])
+    assert matrix == list(range(1, int(workflow["env"]["SHARDS"]) + 1))
+    [grade_line] = example_commands("grade")
+    [merge_line] = example_commands("merge")
+    parser = build_parser()
+    for shard in matrix:
+        line = grade_line.replace("${{ matrix.shard }}", str(shard)).replace("$SHARDS", workflow["env"]["SHARDS"])
+        args = parser.parse_args(shlex.split(line)[1:])
+        assert (args.command, args.shard, args.out) == ("grade", Shard(shard, len(matrix)), Path(f"shard-{shard}"))
+    assert parser.parse_args(shlex.split(merge_line)[1:]).command == "merge"
+    assert "needs: grade" in EXAMPLE.read_text() or workflow["jobs"]["merge"]["needs"] == "grade"
+
+
+def test_the_example_merge_step_run_verbatim_merges_downloaded_shards(graded_class, tmp_path):
+    """Its merge line, run in a folder laid out as download-artifact leaves it, gives the unsharded grades.csv."""
+    for index in range(1, 5):
+        shutil.copytree(graded_class / f"shard-{index}", tmp_path / "shards" / f"shard-{index}")
+    [merge_line] = example_commands("merge")
+    bin_folder = Path(sys.executable).parent
+    done = subprocess.run(["bash", "-e", "-c", merge_line], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}"}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "reports" / "grades.csv").read_bytes() == (graded_class / "whole" / "grades.csv").read_bytes()
+    assert ET.parse(tmp_path / "reports" / "junit.xml").getroot().get("name") == "war-grader"
