@@ -210,15 +210,20 @@ def test_test_files_shipped_in_the_starter_go_into_the_template(tmp_path, monkey
 
 
 def test_per_test_weights_give_each_test_function_a_step_with_its_points(tmp_path):
-    """--per test makes a step per test function; a weights file sets some points, the rest keep 1."""
+    """--per test makes a step per test function; a file's weight goes to each of its tests, a test's own
+    weight wins, the rest keep 1."""
     weights = tmp_path / "weights.toml"
-    weights.write_text('[weights]\n"test_cards.py::test_card_order_is_by_rank_not_alphabetical" = 4\n')
+    weights.write_text('[weights]\n"test_cards.py" = 2\n'
+                       '"test_cards.py::test_card_order_is_by_rank_not_alphabetical" = 4\n')
     steps = export_classroom(tmp_path / "t", unit="test", weights=weights)
-    functions = sum(len(classroom._test_functions(f)) for f in (PROJECT / "tests" / "contract").glob("test_*.py"))
+    contract = PROJECT / "tests" / "contract"
+    functions = sum(len(classroom._test_functions(f)) for f in contract.glob("test_*.py"))
+    cards = len(classroom._test_functions(contract / "test_cards.py"))
     assert len(steps) == functions and len({step.id for step in steps}) == functions
     by_name = {step.name: step.points for step in steps}
     assert by_name["test_cards.py::test_card_order_is_by_rank_not_alphabetical"] == 4
-    assert sum(by_name.values()) == functions - 1 + 4
+    assert by_name["test_cards.py::test_card_values_run_from_1_for_1_to_14_for_the_joker"] == 2
+    assert sum(by_name.values()) == (functions - cards) + 2 * (cards - 1) + 4
     text = (tmp_path / "t" / ".github" / "workflows" / "classroom.yml").read_text()
     assert parse_yaml(text)["jobs"]["run-autograding-tests"]["steps"][3]["with"]["command"].startswith(
         "python -m pytest -q tests/test_")
@@ -226,6 +231,7 @@ def test_per_test_weights_give_each_test_function_a_step_with_its_points(tmp_pat
 
 @pytest.mark.parametrize(("content", "message"), [
     ('[weights]\n"test_nothing.py" = 3\n', "no such public category"),
+    ('[weights]\n"test_cards.py::test_card_order_is_by_rank_not_alphabetical" = 3\n', "needs --per test"),
     ('[weights]\n"test_cards.py" = 2.5\n', "whole number"),
     ("[weights\n", "cannot read weights"),
 ])

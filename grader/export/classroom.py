@@ -93,21 +93,29 @@ def export_classroom(target: Path, *, unit: str = "category", weights: Path | No
 
 
 def graded_steps(test_files: list[Path], *, unit: str, weights: dict[str, int]) -> list[GradedStep]:
-    """A step per public test file (unit "category") or per test function (unit "test"), with its points."""
+    """A step per public test file (unit "category") or per test function (unit "test"), with its points.
+
+    Weights are keyed by file ("test_cards.py") or, per test, by file::function; per test, a file's weight
+    is the default of each of its tests."""
     steps: list[GradedStep] = []
+    used: set[str] = set()
     for file in test_files:
+        file_points = weights.get(file.name, DEFAULT_POINTS[unit])
+        used.add(file.name)
         if unit == "category":
-            key = file.name
             steps.append(GradedStep(_step_id(file.stem), f"Public tests: {file.stem.removeprefix('test_')}",
-                                    f"tests/{file.name}", weights.pop(key, DEFAULT_POINTS[unit])))
+                                    f"tests/{file.name}", file_points))
             continue
         for function in _test_functions(file):
             key = f"{file.name}::{function}"
+            used.add(key)
             steps.append(GradedStep(_step_id(f"{file.stem}-{function.removeprefix('test_')}"), key,
-                                    f"tests/{key}", weights.pop(key, DEFAULT_POINTS[unit])))
-    if weights:
-        known = ", ".join(step.target.removeprefix("tests/") for step in steps[:3])
-        raise ExportError(f"weights for {', '.join(sorted(weights))}: no such public {unit} (keys look like {known})")
+                                    f"tests/{key}", weights.get(key, file_points)))
+    unknown = sorted(set(weights) - used)
+    if unknown:
+        example = ", ".join(step.target.removeprefix("tests/") for step in steps[:2])
+        raise ExportError(f"weights for {', '.join(unknown)}: no such public {unit} (keys look like {example}"
+                          f"{'' if unit == 'test' else '; a single test needs --per test'})")
     return steps
 
 
