@@ -213,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if results:
                 _render(args.out, "student")
             if args.junit:
-                write_junit(results, args.junit)
+                _write_junit(results, args.junit)
             if args.json:
                 print(json.dumps([r.to_json() for r in results], indent=2))
             else:
@@ -239,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_outputs(results, args.out)
             _render(args.out, "student")
             if args.junit:
-                write_junit(results, args.junit)
+                _write_junit(results, args.junit)
             print(json.dumps([r.to_json() for r in results], indent=2) if args.json else summary(results, args.out))
             return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
         if args.command == "export":
@@ -260,14 +260,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_USAGE
 
 
+def _write_junit(results: list[GradeResult], path: Path) -> None:
+    """--junit FILE; a file that cannot be written is the user's to fix, in one line."""
+    try:
+        write_junit(results, path)
+    except OSError as error:
+        raise UsageError(f"--junit {path}: {error.strerror or error}") from None
+
+
 def _export(args: argparse.Namespace) -> int:
     """export classroom DIR / export gradescope FILE.zip, with a line saying what was written."""
+    try:
+        if args.target == "classroom":
+            steps = export_classroom(args.folder, unit=args.per, weights=args.weights)
+        else:
+            written = export_gradescope(args.zip, config_path=args.config)
+    except OSError as error:
+        where = error.filename or (args.folder if args.target == "classroom" else args.zip)
+        raise UsageError(f"cannot write {where}: {error.strerror or error}") from None
     if args.target == "classroom":
-        steps = export_classroom(args.folder, unit=args.per, weights=args.weights)
         print(f"wrote the template repository {args.folder}/: {len(steps)} graded steps worth "
               f"{sum(step.points for step in steps)} points in .github/workflows/classroom.yml")
     else:
-        written = export_gradescope(args.zip, config_path=args.config)
         print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
               "assignment's autograder")
     return EXIT_OK
