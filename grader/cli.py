@@ -1,4 +1,4 @@
-"""The war-grader command line: grade, check, report. It parses; the functions beside it work."""
+"""The war-grader command line: grade, check, report, merge, export. It parses; the functions beside it work."""
 
 from __future__ import annotations
 
@@ -12,9 +12,14 @@ from typing import Any, Sequence
 
 from . import __version__
 from .config import Config, ConfigError, load_config
+from .export.classroom import UNITS, ExportError, export_classroom
+from .export.gradescope import export_gradescope
+from .junit import write_junit
+from .merge import MergeError, merge_shards
 from .results import CATEGORY_TITLES, GradeResult, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
+from .shards import Shard, write_manifest
 from .submissions import Submission, UsageError, discover
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
@@ -52,11 +57,16 @@ def _summary_score(result: GradeResult) -> str:
 
 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
-          timeout: float | None = None, sandbox: str | None = None, quiet: bool = False) -> list[GradeResult]:
-    """Grade every submission at paths into out: results.json per student and grades.csv."""
+          timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
+          shard: Shard | None = None) -> list[GradeResult]:
+    """Grade every submission at paths (or a shard's slice of them) into out: results.json and grades.csv."""
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
-    results = _grade_batch(discover(paths), config, jobs=jobs, quiet=quiet)
+    submissions = discover(paths)
+    chosen = shard.select(submissions) if shard else submissions
+    results = _grade_batch(chosen, config, jobs=jobs, quiet=quiet) if chosen else []
     write_outputs(results, out)
+    if shard:
+        write_manifest(out, shard, submissions)
     return results
 
 
@@ -135,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"),
                               help="isolation level (grading.toml sandbox.level; default auto)")
     grade_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    grade_parser.add_argument("--shard", type=_shard, metavar="I/N", help="grade only slice I of N of the class "
+                              "(by a hash of each student's name); combine the slices with `war-grader merge`")
+    grade_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
 
     check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
                                        description="Grade the reference (must score full marks) and the starter "
@@ -148,7 +161,43 @@ def build_parser() -> argparse.ArgumentParser:
                                         "the results.json files, without regrading.")
     report_parser.add_argument("out", type=Path, metavar="OUT")
     report_parser.add_argument("--view", choices=("student", "instructor"), default="student")
+
+    merge_parser = commands.add_parser("merge", help="combine the outputs of `grade --shard i/n` runs",
+                                       description="Combine the --out folders of every shard of one class into one "
+                                       "grades.csv, results.json per student and index.html, in class order.")
+    merge_parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD_OUT", help="a shard's output folder")
+    merge_parser.add_argument("--out", type=Path, default=Path("reports"), help="merged folder (default reports)")
+    merge_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
+    merge_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+
+    export_parser = commands.add_parser("export", help="write a GitHub Classroom template or a Gradescope autograder",
+                                        description="Package the assignment for the platform the class lives on.")
+    targets = export_parser.add_subparsers(dest="target", required=True, metavar="TARGET")
+    classroom_parser = targets.add_parser("classroom", help="a GitHub Classroom template repository",
+                                          description="Write a template repository: the starter package, "
+                                          "ASSIGNMENT.md as README.md, the public tests (plain pytest against "
+                                          "./starter) and an autograding workflow. No hidden suite goes in.")
+    classroom_parser.add_argument("folder", type=Path, metavar="DIR", help="a new or empty folder")
+    classroom_parser.add_argument("--per", choices=UNITS, default="category", help="one graded workflow step per "
+                                  "public test file (category, 10 points each) or per test function (test, 1 point "
+                                  "each); default category")
+    classroom_parser.add_argument("--weights", type=Path, metavar="FILE", help='a TOML file whose [weights] table '
+                                  'gives points by test file ("test_cards.py" = 15) or function '
+                                  '("test_cards.py::test_name" = 2)')
+    gradescope_parser = targets.add_parser("gradescope", help="a Gradescope autograder zip",
+                                           description="Write Gradescope's autograder format: setup.sh, "
+                                           "run_autograder, the grader as a bundled wheel and your settings.")
+    gradescope_parser.add_argument("zip", type=Path, metavar="FILE.zip", help="the zip to write")
+    gradescope_parser.add_argument("--config", type=Path, help="your grading.toml (default: the built-in settings)")
     return parser
+
+
+def _shard(text: str) -> Shard:
+    """argparse's reading of --shard I/N."""
+    try:
+        return Shard.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,8 +209,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.jobs < 1:
                 parser.error(f"--jobs must be at least 1, not {args.jobs}")
             results = grade(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
-                            timeout=args.timeout, sandbox=args.sandbox, quiet=args.json)
-            _render(args.out, "student")
+                            timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, shard=args.shard)
+            if results:
+                _render(args.out, "student")
+            if args.junit:
+                _write_junit(results, args.junit)
             if args.json:
                 print(json.dumps([r.to_json() for r in results], indent=2))
             else:
@@ -182,11 +234,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                             print(f"  {result.student}: {test.id}: {test.outcome}: {test.sentence}")
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
+        if args.command == "merge":
+            results = merge_shards(args.shards)
+            write_outputs(results, args.out)
+            _render(args.out, "student")
+            if args.junit:
+                _write_junit(results, args.junit)
+            print(json.dumps([r.to_json() for r in results], indent=2) if args.json else summary(results, args.out))
+            return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
+        if args.command == "export":
+            return _export(args)
         if args.command == "report":
             written = _render(args.out, args.view)
             print(f"rendered {len(written)} pages in {args.out}/")
             return EXIT_OK
-    except (UsageError, ConfigError, SandboxError) as error:
+    except (UsageError, ConfigError, SandboxError, MergeError, ExportError) as error:
         print(f"war-grader: {error}", file=sys.stderr)
         return EXIT_USAGE
     except GradingError as error:
@@ -196,6 +258,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("war-grader: interrupted", file=sys.stderr)
         return 130
     return EXIT_USAGE
+
+
+def _write_junit(results: list[GradeResult], path: Path) -> None:
+    """--junit FILE; a file that cannot be written is the user's to fix, in one line."""
+    try:
+        write_junit(results, path)
+    except OSError as error:
+        raise UsageError(f"--junit {path}: {error.strerror or error}") from None
+
+
+def _export(args: argparse.Namespace) -> int:
+    """export classroom DIR / export gradescope FILE.zip, with a line saying what was written."""
+    try:
+        if args.target == "classroom":
+            steps = export_classroom(args.folder, unit=args.per, weights=args.weights)
+        else:
+            written = export_gradescope(args.zip, config_path=args.config)
+    except OSError as error:
+        where = error.filename or (args.folder if args.target == "classroom" else args.zip)
+        raise UsageError(f"cannot write {where}: {error.strerror or error}") from None
+    if args.target == "classroom":
+        print(f"wrote the template repository {args.folder}/: {len(steps)} graded steps worth "
+              f"{sum(step.points for step in steps)} points in .github/workflows/classroom.yml")
+    else:
+        print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
+              "assignment's autograder")
+    return EXIT_OK
 
 
 def _render(out: Path, view: str) -> list[Any]:
