@@ -182,7 +182,7 @@ def test_plain_pytest_in_the_template_runs_every_public_test(tmp_path, pytest_on
     count = re.search(r"(\d+) tests? collected", ours.stdout)
     assert done.returncode == 0, done.stdout[-2000:]
     assert count and f"{count.group(1)} passed" in done.stdout
-    assert "example-1" in subprocess.run([str(pytest_only_bin / "python"), "-m", "pytest", "-q", "--collect-only",
+    assert "test_a_worked_example_of_the_handout_plays_as_shown[" in subprocess.run([str(pytest_only_bin / "python"), "-m", "pytest", "-q", "--collect-only",
                                           "tests/test_assignment_examples.py"], cwd=repo, capture_output=True,
                                          text=True, timeout=120).stdout
 
