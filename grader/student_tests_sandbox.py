@@ -59,6 +59,9 @@ monkeypatch and pytest.raises stay)."""
 MAX_RESTARTS = 30
 """Children started for one run before the tests left are given up as crashed."""
 
+CHANNEL = 1
+"""The file descriptor to the trusted side; main() moves it off standard output, which points to /dev/null."""
+
 
 def _send(fd: int, message: dict[str, Any]) -> None:
     data = (json.dumps(message) + "\n").encode()
@@ -176,30 +179,45 @@ def _arguments(command: dict[str, Any]) -> list[str]:
 
 
 class _Prepared:
-    """pytest's configuration, parsed once in the zygote (no student code runs for that), reused by every child."""
+    """pytest's configuration and session, set up once in the zygote (no student code runs for that) and
+    inherited by every child, which only collects and runs: a run costs a fork, not a pytest start."""
 
     def __init__(self, command: dict[str, Any]) -> None:
         root = command["root"]
         os.chdir(root)
         sys.path.insert(0, root)
+        self.command = command
         self.recorder = _Recorder({os.path.join(root, file) for file in command["files"]})
         self.config: Any = None
-        self.command = command
+        self.session: Any = None
         try:
             from _pytest.config import _prepareconfig  # noqa: PLC0415
+            from _pytest.main import Session  # noqa: PLC0415
 
             self.config = _prepareconfig(_arguments(command), plugins=[self.recorder])
-        except Exception:  # noqa: BLE001 - a pytest without this private helper: each child parses for itself
-            self.config = None
+            session = Session.from_config(self.config)
+            session.exitstatus = 0
+            self.config._do_configure()
+            self.config.hook.pytest_sessionstart(session=session)
+            self.session = session
+        except Exception:  # noqa: BLE001 - a pytest without these private helpers: each child starts pytest itself
+            self.config = self.session = None
 
     def run(self) -> None:
-        if self.config is None:
+        if self.session is None:
             pytest.main(_arguments(self.command), plugins=[self.recorder])
             return
+        from _pytest.main import _main  # noqa: PLC0415
+
         try:
-            self.config.hook.pytest_cmdline_main(config=self.config)
+            _main(self.config, self.session)
+        except BaseException:  # noqa: BLE001, S110 - pytest.exit, KeyboardInterrupt...: the tests not ended are not run
+            pass
         finally:
-            self.config._ensure_unconfigure()
+            try:
+                self.config.hook.pytest_sessionfinish(session=self.session, exitstatus=self.session.exitstatus)
+            except BaseException:  # noqa: BLE001, S110
+                pass
 
 
 def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
@@ -211,6 +229,8 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
         null = os.open(os.devnull, os.O_RDWR)
         for target in (0, 1, 2):
             os.dup2(null, target)
+        if CHANNEL > 2:
+            os.close(CHANNEL)  # only the zygote speaks to the trusted side
         root, package = command["root"], command["package"]
         if isinstance(sources, dict):
             sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources))
@@ -307,7 +327,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                results: dict[str, Any], found: dict[str, Any]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, or None."""
     read_end, write_end = os.pipe()
-    _send(1, {"fork": True})
+    _send(CHANNEL, {"fork": True})
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
@@ -415,7 +435,12 @@ def main() -> None:
         pass
     snapshot: dict[str, bytes] | None = None
     prepared: _Prepared | None = None
-    _send(1, {"boot": True})
+    global CHANNEL
+    CHANNEL = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)  # what pytest writes while it is set up goes nowhere, never to the trusted side
+    os.close(null)
+    _send(CHANNEL, {"boot": True})
     while True:
         line = sys.stdin.buffer.readline()
         if not line:
@@ -424,7 +449,7 @@ def main() -> None:
         if snapshot is None or prepared is None:
             snapshot = _snapshot(command["root"])
             prepared = _Prepared(command)
-        _send(1, {"done": run(command, snapshot, prepared)})
+        _send(CHANNEL, {"done": run(command, snapshot, prepared)})
 
 
 if __name__ == "__main__":

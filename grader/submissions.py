@@ -168,10 +168,13 @@ def is_test_file(path: str) -> bool:
 
 
 def copy_tests_beside(folder: Path, root: Path) -> tuple[str, ...]:
-    """Copy the test_*.py files beside the package and the .py files of a tests/ folder there; their paths."""
+    """Copy the test_*.py files beside the package and the .py files of a tests/ folder there (but not the public
+    tests/contract/); the test files' paths."""
     found = [child for child in sorted(folder.glob("test_*.py"))]
     if (folder / "tests").is_dir() and not (folder / "tests").is_symlink():
-        found += sorted(path for path in (folder / "tests").rglob("*.py") if "__pycache__" not in path.parts)
+        # tests/contract/ is the course's public contract, handed out with the starter: not the student's tests
+        found += sorted(path for path in (folder / "tests").rglob("*.py") if "__pycache__" not in path.parts
+                        and path.relative_to(folder).parts[:2] != ("tests", "contract"))
     copied: list[str] = []
     for file in found:
         relative = file.relative_to(folder)

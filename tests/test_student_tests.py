@@ -140,10 +140,12 @@ def test_tests_are_found_inside_beside_and_in_a_tests_folder(tmp_path):
     (source / "tests" / "test_folder.py").write_text("def test_c():\n    pass\n")
     (source / "tests" / "helpers.py").write_text("X = 1\n")
     (source / "tests" / "conftest.py").write_text("raise SystemExit\n")
+    shutil.copytree(ROOT / "tests" / "contract", source / "tests" / "contract")  # the public contract: not theirs
     copy = prepare(Submission("alice", source), tmp_path / "copy")
     assert copy.tests == ("starter/test_inside.py", "test_beside.py", "tests/test_folder.py")
     assert "starter/test_inside.py" not in copy.files and "starter/game.py" in copy.files
     assert (copy.root / "tests" / "helpers.py").is_file() and not (copy.root / "tests" / "conftest.py").exists()
+    assert not (copy.root / "tests" / "contract").exists()
 
 
 def test_a_single_module_with_a_test_file_beside_it_is_still_one_module(tmp_path):
@@ -266,3 +268,27 @@ def test_king_beats_joker():
     raw = (tmp_path / "out" / "wrong" / "results.json").read_text()
     assert "PRINTED-BY-THE-TEST" not in raw and "PRINTED-BY-THE-TEST" not in html
     assert json.loads(raw)["extra_data"]["student_tests"]["status"] == "graded"
+
+
+def test_pytests_usual_fixtures_and_parametrize_work_in_every_run(tmp_path):
+    """tmp_path, capsys, monkeypatch and parametrize are available on every implementation: all tests are valid."""
+    tests = '''
+import pytest
+from starter import Queue, play_round
+
+
+@pytest.mark.parametrize("other", ["K", "Q", "J"])
+def test_joker_beats(other, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("WAR", "1")
+    (tmp_path / "note.txt").write_text(other)
+    print(other)
+    assert capsys.readouterr().out == other + "\\n"
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue(other)
+    assert play_round(q1, q2) == "P1"
+'''
+    folder = submission_with_tests(tmp_path, "fixtures", tests)
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    part_e = result.student_tests
+    assert part_e is not None and [test.valid for test in part_e.tests] == [True, True, True]
+    assert sum(verdict.caught for verdict in part_e.chaffs) == 2
