@@ -10,12 +10,14 @@ never runs student code itself. For each run the trusted side asks for, it forks
 - imports the student's tests and runs them with pytest in process, all output thrown away,
 - reports each test's start and end on a pipe of its own.
 
-The zygote alone writes to the trusted side (its standard output, which no child holds), enforces a
+The zygote alone writes to the trusted side (a copy of its original standard output, which every child
+closes; standard output itself points to /dev/null), sets pytest's configuration and session up once, enforces a
 deadline per test, and after a child that crashed or hung starts another for the tests left. Between
 runs it kills every leftover process, restores the submission folder and empties /tmp, so one run
-leaves nothing for the next. A child may lie on its pipe; the trusted side only ever gains a
-"caught" from an ordinary failure of a test that passed on every correct implementation, and lies
-cannot make a test tell the implementations apart.
+leaves nothing for the next. A child may lie on its pipe, but nothing in a child says which
+implementation it runs (same paths, no file of the others, no state left by earlier runs), so a lie is
+the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts an ordinary
+failure of a test that passed on every correct implementation.
 
 Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
 {"fork": true}, one line of sources ({"name.py": text} or null) for the child. Zygote -> trusted:
