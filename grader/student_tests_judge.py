@@ -229,5 +229,5 @@ def _scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> s
               if verdict.scenario == scenario.id and not verdict.caught]
     if not missed:
         return f"Your valid tests caught all {scenario.total} buggy versions of this scenario."
-    return (f"Your valid tests caught {scenario.caught} of {scenario.total} buggy versions of this scenario; "
-            "none of them failed on: " + "; ".join(missed) + ".")
+    return (f"Your valid tests caught {scenario.caught} of {scenario.total} buggy versions of this scenario. "
+            "Missed: " + "; ".join(missed) + ".")
