@@ -1,9 +1,11 @@
 """How fast war-grader grades: submissions per second for a class of correct submissions, and the
 per-submission cost beside the floor (the same hidden suites run in-process against the reference).
 
-    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus]
+    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e]
 
 --corpus also grades one copy of tests/submissions (hostile ones included) and prints each one's time.
+--part-e gives every student the thorough Part E suite (tests_thorough instead of perfect), and prints the
+median time of Part E alone: compare with a run without it for the time Part E adds per submission.
 A script, not a test: it prints numbers.
 """
 
@@ -51,21 +53,27 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=400, help="copies of the correct submission (400)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--corpus", action="store_true", help="also time one copy of the whole corpus")
+    parser.add_argument("--part-e", action="store_true", help="each student carries the thorough Part E tests")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="war-grader-bench-") as scratch:
         klass = Path(scratch) / "class"
         for index in range(args.students):
-            shutil.copytree(ROOT / "tests" / "submissions" / "perfect", klass / f"student{index:04d}")
+            shutil.copytree(ROOT / "tests" / "submissions" / ("tests_thorough" if args.part_e else "perfect"),
+                            klass / f"student{index:04d}")
         started = time.perf_counter()
         results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs, quiet=True)
         elapsed = time.perf_counter() - started
-        assert all(result.score == result.max_score for result in results)
+        assert all(category.score == category.max_score for result in results for category in result.categories
+                   if args.part_e or category.id != "student_tests")
         per = statistics.median(result.execution_time for result in results)
         print(f"{args.students} correct submissions, --jobs {args.jobs}: {elapsed:.1f} s in all, "
               f"{args.students / elapsed:.2f} submissions/s")
         print(f"per submission (median, wall, inside its slot): {per:.3f} s "
               f"(sandbox level {results[0].sandbox})")
+        part_e = statistics.median(result.timings.get("student_tests", 0.0) for result in results)
+        print(f"of which Part E (the student's own tests on 27 implementations), median: {part_e:.3f} s"
+              if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
         if args.corpus:
             started = time.perf_counter()
             corpus = grade(paths=[ROOT / "tests" / "submissions"], out=Path(scratch) / "corpus", jobs=args.jobs,

@@ -20,6 +20,7 @@ from .results import CATEGORY_TITLES, GradeResult, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
 from .shards import Shard, write_manifest
+from .student_tests import reference_with_tests
 from .submissions import Submission, UsageError, discover
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
@@ -97,8 +98,10 @@ def check(*, config_path: Path | None = None, sandbox: str | None = None,
     """Grade the reference (must score full marks) and the starter (must score 0) through the real sandbox."""
     config = load_config(config_path, {"sandbox.level": sandbox})
     package_root = Path(__file__).resolve().parent.parent
-    submissions = [Submission("reference", package_root / "reference"), Submission("starter", package_root / "starter")]
-    reference, starter = _grade_batch(submissions, config, jobs=2, quiet=quiet)
+    with scratch_folder() as scratch:  # the reference, with the instructor's Part E tests beside it
+        submissions = [Submission("reference", reference_with_tests(Path(scratch))),
+                       Submission("starter", package_root / "starter")]
+        reference, starter = _grade_batch(submissions, config, jobs=2, quiet=quiet)
     return reference, starter
 
 

@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .student_tests_results import StudentTestsResult
+
 CATEGORY_TITLES: dict[str, str] = {
     "data_structures": "Data structures",
     "joker_dominance": "Joker dominance",
@@ -14,6 +16,7 @@ CATEGORY_TITLES: dict[str, str] = {
     "forced_war": "Forced war",
     "exhaustion": "Exhaustion during war",
     "full_game": "Full game",
+    "student_tests": "Your tests (Part E)",
 }
 """Every category, in the order reports show them, with its title."""
 
@@ -176,6 +179,8 @@ class GradeResult:
     """One full game, student beside reference."""
     nondeterministic: str = ""
     """Said when the same call gave different answers in one run (randomness not drawn from the seed); else ""."""
+    student_tests: StudentTestsResult | None = None
+    """Part E: the student's own tests judged against correct and buggy implementations; None if not graded."""
 
     def to_json(self) -> dict[str, Any]:
         """The results.json document: Gradescope's top-level keys, with everything else in extra_data."""
@@ -202,6 +207,7 @@ class GradeResult:
                 "coverage": [asdict(file) for file in self.coverage],
                 "telemetry": asdict(self.telemetry) if self.telemetry else None,
                 "nondeterministic": self.nondeterministic,
+                "student_tests": self.student_tests.to_json() if self.student_tests else None,
             },
         }
 
@@ -230,6 +236,7 @@ class GradeResult:
             coverage=[CoveredFile(**file) for file in extra.get("coverage", [])],
             telemetry=Telemetry(**telemetry) if telemetry else None,
             nondeterministic=extra.get("nondeterministic", ""),
+            student_tests=StudentTestsResult.from_json(extra["student_tests"]) if extra.get("student_tests") else None,
         )
 
 

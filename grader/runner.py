@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,10 @@ from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
 from .results import GradeResult
 from .sandbox import SandboxError, make_runtime, make_spec
 from .scoring import ManifestEntry, score
+from .student_tests import grade_student_tests
+from .student_tests import make_runtime as make_student_tests_runtime
+from .student_tests_judge import with_student_tests
+from .student_tests_results import StudentTestsResult
 from .submissions import Submission, SubmissionError, prepare, submission_hash
 
 SUITES = Path(__file__).with_name("suites")
@@ -163,15 +168,26 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     problem = ("", "")
     files: dict[str, str] = {}
     sandbox_level, warning = "", ""
+    part_e: StudentTestsResult | None = None
+    part_e_seconds = 0.0
     try:
         copy = prepare(submission, folder)
         files = {name: (copy.root / name).read_text(encoding="utf-8", errors="replace") for name in copy.files}
+        part_e_root = shutil.copytree(copy.root, folder / "student-tests")  # Part E's own pristine copy
         spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
                          requested_level=batch.config.sandbox, limits=batch.config.limits, slot=slot,
                          coverage=batch.config.coverage)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
         recorded = _run_suites(spec.to_json(), batch, folder, slot)
+        if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
+            part_e_started = time.monotonic()
+            part_e = grade_student_tests(root=part_e_root, package=copy.package, tests=copy.tests,
+                                         package_files=copy.files,
+                                         runtime=(make_student_tests_runtime(batch.work / "student-tests-runtime")
+                                                  if copy.tests else batch.work),
+                                         config=batch.config, slot=slot)
+            part_e_seconds = time.monotonic() - part_e_started
     except SubmissionError as error:
         problem = ("ungradable", str(error))
         prepared = time.monotonic()
@@ -179,13 +195,14 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         problem = ("grader_fault", str(error))
         prepared = time.monotonic()
     finished = time.monotonic()
-    return score(
+    result = score(
         student=submission.student, manifest=batch.manifest, config=batch.config, recorded=recorded,
         problem=problem, sha256=sha, sources=files, sandbox=sandbox_level, sandbox_warning=warning,
         graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__,
         timings={"prepare": round(prepared - started, 3), "tests": round(finished - prepared, 3),
-                 "total": round(finished - started, 3)},
+                 "student_tests": round(part_e_seconds, 3), "total": round(finished - started, 3)},
     )
+    return with_student_tests(result, part_e, batch.config.points.get("student_tests", 0.0))
 
 
 def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:

@@ -99,10 +99,10 @@ class SandboxError(RuntimeError):
     """The sandbox cannot be set up on this machine (a fault of the grader's, not the student's)."""
 
 
-def worker_command(spec: SandboxSpec) -> list[str]:
-    """The argv that starts the worker at the spec's level."""
+def worker_command(spec: SandboxSpec, script: str = "worker.py") -> list[str]:
+    """The argv that starts the worker at the spec's level (script: another script of the runtime, for Part E)."""
     inside_runtime = INSIDE_RUNTIME if spec.level == "bwrap" else spec.runtime
-    run = [spec.python, "-I", "-S", "-B", os.path.join(inside_runtime, "worker.py")]
+    run = [spec.python, "-I", "-S", "-B", os.path.join(inside_runtime, script)]
     if spec.uid is not None:
         run = ["setpriv", f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--", *run]

@@ -53,7 +53,9 @@ class PreparedCopy:
     package: str
     """Name to import."""
     files: tuple[str, ...]
-    """Copied files, relative to root."""
+    """Copied files of the package, relative to root (its test files are in tests)."""
+    tests: tuple[str, ...] = ()
+    """The student's own test files (Part E), relative to root: inside the package or beside it."""
 
 
 def discover(paths: list[Path]) -> list[Submission]:
@@ -134,7 +136,8 @@ def prepare(submission: Submission, into: Path) -> PreparedCopy:
         packages = sorted(child for child in folder.iterdir() if child.is_dir() and not child.is_symlink()
                           and (child / "__init__.py").is_file() and child.name.isidentifier())
         modules = sorted(child for child in folder.iterdir() if child.suffix == ".py" and child.is_file()
-                         and not child.is_symlink() and child.name not in SKIPPED_NAMES)
+                         and not child.is_symlink() and child.name not in SKIPPED_NAMES
+                         and not is_test_file(child.name))
         if len(packages) > 1:
             preferred = [p for p in packages if p.name == DEFAULT_PACKAGE]
             if not preferred:
@@ -146,12 +149,43 @@ def prepare(submission: Submission, into: Path) -> PreparedCopy:
         elif len(modules) == 1:
             module = _module_name(modules[0].stem)
             _copy_file(modules[0], root / f"{module}.py")
-            return PreparedCopy(root, module, (f"{module}.py",))
+            return PreparedCopy(root, module, (f"{module}.py",), copy_tests_beside(folder, root))
         else:
             raise SubmissionError("no package found: expected a folder with an __init__.py (your copy of the "
                                   "starter package) or a single .py file")
-    files = _copy_package(package, root / name)
-    return PreparedCopy(root, name, tuple(f"{name}/{file}" for file in files))
+    files = [f"{name}/{file}" for file in _copy_package(package, root / name)]
+    inside = tuple(file for file in files if is_test_file(file))
+    beside = copy_tests_beside(folder, root) if package != folder else ()
+    return PreparedCopy(root, name, tuple(file for file in files if file not in inside), inside + beside)
+
+
+# -- Part E: the student's own tests -------------------------------------------------------------------
+
+def is_test_file(path: str) -> bool:
+    """A student's test file: test_*.py (pytest's own pattern), wherever it is."""
+    name = path.rpartition("/")[2]
+    return name.startswith("test_") and name.endswith(".py")
+
+
+def copy_tests_beside(folder: Path, root: Path) -> tuple[str, ...]:
+    """Copy the test_*.py files beside the package and the .py files of a tests/ folder there (but not the public
+    tests/contract/); the test files' paths."""
+    found = [child for child in sorted(folder.glob("test_*.py"))]
+    if (folder / "tests").is_dir() and not (folder / "tests").is_symlink():
+        # tests/contract/ is the course's public contract, handed out with the starter: not the student's tests
+        found += sorted(path for path in (folder / "tests").rglob("*.py") if "__pycache__" not in path.parts
+                        and path.relative_to(folder).parts[:2] != ("tests", "contract"))
+    copied: list[str] = []
+    for file in found:
+        relative = file.relative_to(folder)
+        if (file.name in SKIPPED_NAMES or any(part.startswith(".") for part in relative.parts)
+                or _behind_symlink(folder, file) or not file.is_file()):
+            continue
+        if len(copied) >= MAX_FILES:
+            raise SubmissionError(f"more than {MAX_FILES} test files")
+        _copy_file(file, root / relative)
+        copied.append(relative.as_posix())
+    return tuple(path for path in copied if is_test_file(path))
 
 
 def _descend(folder: Path) -> Path:

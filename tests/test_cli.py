@@ -44,13 +44,13 @@ def test_a_users_mistake_is_one_line_and_status_2(args, message):
 
 
 def test_grade_writes_results_and_prints_json(tmp_path):
-    """grade --json exits 0, prints each result, and writes results.json and grades.csv"""
+    """grade --json exits 0, prints each result, and writes results.json and grades.csv (perfect has no tests: 80)"""
     out = tmp_path / "out"
     completed = war_grader("grade", str(CORPUS / "perfect"), str(CORPUS / "syntax_error"), "--out", str(out),
                            "--config", str(FAST), "--json")
     assert completed.returncode == 0, completed.stderr
     printed = {entry["extra_data"]["student"]: entry for entry in json.loads(completed.stdout)}
-    assert printed["perfect"]["score"] == 100 and printed["syntax_error"]["extra_data"]["outcome"] == "ungradable"
+    assert printed["perfect"]["score"] == 80 and printed["syntax_error"]["extra_data"]["outcome"] == "ungradable"
     assert (out / "perfect" / "results.json").is_file() and (out / "grades.csv").is_file()
     assert completed.stderr == ""  # --json is for machines: nothing but the JSON
 

@@ -31,7 +31,10 @@ MODULES = ("structures", "cards", "rules", "game")
 """The contract modules, besides the package's __init__."""
 
 CONTRACT_FILES = {"__init__.py", *(f"{name}.py" for name in MODULES)}
-"""Every Python file of the starter: no __main__.py, no instructor-only module."""
+"""Every Python module of the starter: no __main__.py, no instructor-only module."""
+
+STARTER_TESTS = {"test_war.py"}
+"""The starter's Part E skeleton: the students' own tests, not a module of the package."""
 
 CONTRACT_DUNDERS = {"__init__", "__len__"}
 """Special methods that are part of the contract (on top of every public name)."""
@@ -393,7 +396,7 @@ def test_every_starter_body_raises_not_implemented_error_naming_its_function(nam
 
 def test_the_starter_holds_only_the_contract_modules_and_no_private_helper():
     """starter/ has the five contract modules (no __main__.py, no instructor-only module) and no _helpers."""
-    assert {path.name for path in (ROOT / "starter").glob("*.py")} == CONTRACT_FILES
+    assert {path.name for path in (ROOT / "starter").glob("*.py")} == CONTRACT_FILES | STARTER_TESTS
     for name in ("structures", "cards", "game"):
         for item_name, node in defined_names(source_tree("starter", name)).items():
             assert not item_name.startswith("_"), f"starter/{name}.py defines {item_name}"

@@ -46,10 +46,32 @@ def test_each_flaw_costs_points_where_it_should_and_nowhere_else(graded, name):
         return
     entry = EXPECTED[name]
     for category in result.categories:
+        if category.id == "student_tests":  # the student's own tests: pinned apart, by test_part_e_scores_...
+            continue
         if category.id in entry["should_lose"]:
             assert category.score < category.max_score, f"{name} should lose points in {category.id}"
         elif category.id not in entry.get("may_lose", []):
             assert category.score == category.max_score, f"{name} lost points in {category.id}"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_part_e_scores_are_pinned(graded, name):
+    """Each submission's "Your tests (Part E)" score is exactly its pin (0 for one without tests)"""
+    result = read_results(graded / name / "results.json")
+    part_e = next(category.score for category in result.categories if category.id == "student_tests")
+    assert part_e == EXPECTED[name].get("part_e", 0)
+
+
+def test_no_reference_or_wheat_source_appears_in_any_output(graded):
+    """A distinctive line of reference/game.py and of a chaff is in no results.json and no report page"""
+    from grader.report import render_student_report
+
+    lines = ["Rules resolves the deck's usual high card", "fresh piles for the next cycle"]
+    assert all(line in (ROOT / path).read_text() for line, path in zip(lines, ("reference/game.py", "grader/chaffs.py")))
+    for name in EXPECTED:
+        raw = (graded / name / "results.json").read_text()
+        html = render_student_report(read_results(graded / name / "results.json"), view="instructor")
+        assert not any(line in raw or line in html for line in lines), name
 
 
 @pytest.mark.parametrize("cheat", sorted(name for name, entry in EXPECTED.items() if entry["honest_twin"]))
@@ -112,7 +134,7 @@ def test_grades_csv_has_a_row_per_student_and_a_column_per_category(graded):
         rows = list(csv.DictReader(handle))
     assert [row["student"] for row in rows] == sorted(EXPECTED)
     assert set(CATEGORY_TITLES) <= set(rows[0])
-    perfect = next(row for row in rows if row["student"] == "perfect")
+    perfect = next(row for row in rows if row["student"] == "tests_thorough")
     assert (perfect["score"], perfect["max"]) == ("100", "100")
 
 

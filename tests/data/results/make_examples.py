@@ -151,8 +151,9 @@ SUITE: list[tuple[str, str, str, float, bool]] = [
         3,
         True,
     ),
+    ("part_e::jokers", "Your tests: Joker dominance with mini-decks", "student_tests", 5, False),
 ]
-"""The hidden suites' tests: node id, title, category, points, hidden from students."""
+"""The hidden suites' tests: node id, title, category, points, hidden from students (and one Part E scenario)."""
 
 RULES: dict[str, str] = {
     "test_structures.py::test_queue_is_fifo": "A Queue gives its items back first in, first out.",

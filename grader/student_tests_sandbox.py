@@ -1,0 +1,458 @@
+"""Inside the sandbox: run a student's own tests against one implementation at a time (Part E).
+
+This file runs inside the sandbox as a plain script (stdlib, plus the pytest and coverage copies in its
+own folder), never imported by the grader's trusted side. It is a "zygote": it imports pytest once and
+never runs student code itself. For each run the trusted side asks for, it forks a child that
+
+- reads the implementation's sources from standard input (the zygote never holds them, so no child
+  can find another implementation's code in its memory), serves them under the student's package
+  name from memory, at the same paths as the student's own files,
+- imports the student's tests and runs them with pytest in process, all output thrown away,
+- reports each test's start and end on a pipe of its own.
+
+The zygote alone writes to the trusted side (a copy of its original standard output, which every child
+closes; standard output itself points to /dev/null), sets pytest's configuration and session up once, enforces a
+deadline per test, and after a child that crashed or hung starts another for the tests left. Between
+runs it kills every leftover process, restores the submission folder and empties /tmp, so one run
+leaves nothing for the next. A child may lie on its pipe, but nothing in a child says which
+implementation it runs (same paths, no file of the others, no state left by earlier runs), so a lie is
+the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts an ordinary
+failure of a test that passed on every correct implementation.
+
+Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
+{"fork": true}, one line of sources ({"name.py": text} or null) for the child. Zygote -> trusted:
+{"boot": true} once, {"fork": true} before each child, {"done": {...}} after each run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import sys
+import time
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+
+import pytest  # noqa: E402 - from this folder, after the path is set
+
+try:
+    import coverage  # noqa: E402
+except ImportError:  # pragma: no cover - the runtime always holds a copy
+    coverage = None
+
+KNOWN_EXCEPTIONS = frozenset({
+    "AssertionError", "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
+    "ImportError", "ModuleNotFoundError", "RecursionError", "ZeroDivisionError", "NotImplementedError",
+    "RuntimeError", "StopIteration", "SystemExit", "Failed", "OSError", "FileNotFoundError", "PermissionError",
+})
+"""Exception names reported as they are; any other is reported as "Exception" (no free text crosses)."""
+
+DISABLED_PLUGINS = ("cacheprovider", "faulthandler", "unraisableexception", "threadexception", "junitxml", "pastebin",
+                    "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise")
+"""pytest plugins a student's tests do not need: fewer plugins make each run start faster (tmp_path, capsys,
+monkeypatch and pytest.raises stay)."""
+
+MAX_RESTARTS = 30
+"""Children started for one run before the tests left are given up as crashed."""
+
+CHANNEL = 1
+"""The file descriptor to the trusted side; main() moves it off standard output, which points to /dev/null."""
+
+
+def _send(fd: int, message: dict[str, Any]) -> None:
+    data = (json.dumps(message) + "\n").encode()
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+# -- the child ---------------------------------------------------------------------------------------
+
+class _Sources:
+    """A meta path finder serving the package from memory, at the student's own file paths."""
+
+    def __init__(self, package: str, folder: str, sources: dict[str, str]) -> None:
+        self.package, self.folder, self.sources = package, folder, sources
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        import importlib.util  # noqa: PLC0415
+
+        if name == self.package:
+            file = "__init__.py"
+        elif name.startswith(self.package + ".") and name.count(".") == 1:
+            file = name.rpartition(".")[2] + ".py"
+        else:
+            return None
+        if file not in self.sources:
+            return None
+        spec = importlib.util.spec_from_loader(name, self, origin=os.path.join(self.folder, file),
+                                               is_package=file == "__init__.py")
+        if spec is not None and file == "__init__.py":
+            spec.submodule_search_locations = [self.folder]
+        if spec is not None:
+            spec.has_location = True
+        return spec
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        file = module.__spec__.origin
+        code = compile(self.sources[os.path.basename(file)], file, "exec", dont_inherit=True)
+        module.__file__ = file
+        exec(code, module.__dict__)  # noqa: S102 - the implementation under test
+
+
+class _Recorder:
+    """The pytest plugin reporting each test's start and end on the child's pipe."""
+
+    def __init__(self, test_files: set[str]) -> None:
+        self.fd, self.select_ids, self.test_files = -1, None, test_files
+        self.stop_on: set[str] = set()
+        """Tests whose failure ends the run (a chaff is caught: the rest cannot change that)."""
+        self.session: Any = None
+        self.phases: dict[str, list[tuple[str, str]]] = {}
+        self.details: dict[str, dict[str, Any]] = {}
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            _send(self.fd, {"collect_error": report.nodeid})
+
+    def pytest_sessionstart(self, session: Any) -> None:
+        self.session = session
+
+    def pytest_collection_modifyitems(self, session: Any, config: Any, items: list[Any]) -> None:
+        if self.select_ids is not None:
+            wanted = set(self.select_ids)
+            items[:] = [item for item in items if item.nodeid in wanted]
+            # the tests that cannot catch anything first, so that stopping at a catch loses none of theirs
+            items.sort(key=lambda item: item.nodeid in self.stop_on)
+        _send(self.fd, {"collected": [item.nodeid for item in items]})
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        import random  # noqa: PLC0415
+
+        random.seed(0)  # the same grade every time, even for a test that draws unseeded random numbers
+        _send(self.fd, {"start": nodeid})
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
+        report = yield
+        if call.excinfo is not None and report.failed and item.nodeid not in self.details:
+            name = call.excinfo.type.__name__ if isinstance(call.excinfo.type, type) else ""
+            line, file = 0, ""
+            for entry in call.excinfo.traceback:
+                path = str(entry.path)
+                if path in self.test_files:
+                    line, file = entry.lineno + 1, path
+            self.details[item.nodeid] = {"exception": name if name in KNOWN_EXCEPTIONS else "Exception",
+                                         "file": file, "line": line}
+        return report
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        self.phases.setdefault(report.nodeid, []).append((report.when, report.outcome))
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        outcome = "passed"
+        for when, result in self.phases.get(nodeid, []):
+            if result == "skipped":
+                outcome = "skipped"
+                break
+            if result == "failed":
+                outcome = "failed" if when == "call" else "error"
+                break
+        _send(self.fd, {"end": nodeid, "outcome": outcome, **self.details.get(nodeid, {})})
+        if outcome == "failed" and nodeid in self.stop_on and self.session is not None:
+            self.session.shouldstop = "caught"
+
+
+def _arguments(command: dict[str, Any]) -> list[str]:
+    """pytest's arguments: our empty ini, the copy as rootdir, no conftest, no capture, the student's files."""
+    root = command["root"]
+    return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--noconftest", "-q", "-s",
+            *[option for name in DISABLED_PLUGINS for option in ("-p", f"no:{name}")],
+            *[os.path.join(root, file) for file in command["files"]]]
+
+
+class _Prepared:
+    """pytest's configuration and session, set up once in the zygote (no student code runs for that) and
+    inherited by every child, which only collects and runs: a run costs a fork, not a pytest start."""
+
+    def __init__(self, command: dict[str, Any]) -> None:
+        root = command["root"]
+        os.chdir(root)
+        sys.path.insert(0, root)
+        self.command = command
+        self.recorder = _Recorder({os.path.join(root, file) for file in command["files"]})
+        self.config: Any = None
+        self.session: Any = None
+        try:
+            from _pytest.config import _prepareconfig  # noqa: PLC0415
+            from _pytest.main import Session  # noqa: PLC0415
+
+            self.config = _prepareconfig(_arguments(command), plugins=[self.recorder])
+            session = Session.from_config(self.config)
+            session.exitstatus = 0
+            self.config._do_configure()
+            self.config.hook.pytest_sessionstart(session=session)
+            self.session = session
+        except Exception:  # noqa: BLE001 - a pytest without these private helpers: each child starts pytest itself
+            self.config = self.session = None
+
+    def run(self) -> None:
+        if self.session is None:
+            pytest.main(_arguments(self.command), plugins=[self.recorder])
+            return
+        from _pytest.main import _main  # noqa: PLC0415
+
+        try:
+            _main(self.config, self.session)
+        except BaseException:  # noqa: BLE001, S110 - pytest.exit, KeyboardInterrupt...: the tests not ended are not run
+            pass
+        finally:
+            try:
+                self.config.hook.pytest_sessionfinish(session=self.session, exitstatus=self.session.exitstatus)
+            except BaseException:  # noqa: BLE001, S110
+                pass
+
+
+def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
+    """Run the tests once in this (forked) process; never returns."""
+    try:
+        os.setpgid(0, 0)
+        line = sys.stdin.buffer.readline()
+        sources = json.loads(line) if line.strip() else None
+        null = os.open(os.devnull, os.O_RDWR)
+        for target in (0, 1, 2):
+            os.dup2(null, target)
+        if CHANNEL > 2:
+            os.close(CHANNEL)  # only the zygote speaks to the trusted side
+        root, package = command["root"], command["package"]
+        if isinstance(sources, dict):
+            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources))
+        prepared.recorder.fd = fd
+        prepared.recorder.select_ids = command.get("select")
+        prepared.recorder.stop_on = set(command.get("stop_on") or ())
+        measure = None
+        if command.get("coverage") and coverage is not None:
+            measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
+                                        config_file=False)
+            measure.start()
+        prepared.run()
+        if measure is not None:
+            measure.stop()
+            data = measure.get_data()
+            executed = {os.path.relpath(path, root): sorted(data.lines(path) or [])
+                        for path in data.measured_files()}
+            _send(fd, {"coverage": executed})
+    finally:
+        os._exit(0)
+
+
+# -- the zygote ----------------------------------------------------------------------------------------
+
+def _snapshot(root: str) -> dict[str, bytes]:
+    files = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    files[os.path.relpath(path, root)] = handle.read()
+    return files
+
+
+def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
+    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp."""
+    if sweep:
+        for _ in range(20):
+            try:
+                os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except this one and init
+            except ProcessLookupError:
+                break
+            time.sleep(0.005)
+        _reap()
+    for folder in ("/tmp", "/dev/shm"):
+        if private_tmp and os.path.isdir(folder):
+            for entry in os.listdir(folder):
+                path = os.path.join(folder, entry)
+                try:
+                    shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+                except OSError:
+                    pass
+    for folder, dirs, names in os.walk(root, topdown=False):
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.relpath(path, root) not in snapshot:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+        for name in dirs:
+            path = os.path.join(folder, name)
+            if os.path.islink(path):
+                os.unlink(path)
+            elif not any(key.startswith(os.path.relpath(path, root) + os.sep) for key in snapshot):
+                shutil.rmtree(path, ignore_errors=True)
+    for relative, data in snapshot.items():
+        path = os.path.join(root, relative)
+        try:
+            with open(path, "rb") as handle:
+                same = handle.read() == data
+        except OSError:
+            same = False
+        if not same:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if os.path.islink(path):
+                os.unlink(path)
+            with open(path, "wb") as handle:
+                handle.write(data)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
+               results: dict[str, Any], found: dict[str, Any]) -> str | None:
+    """Fork one child for the tests in select_ids (None: all); the test it died in, or None."""
+    read_end, write_end = os.pipe()
+    _send(CHANNEL, {"fork": True})
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _child({**command, "select": select_ids}, prepared, write_end)
+    os.close(write_end)
+    per_test = float(command["test_timeout"])
+    deadline = time.monotonic() + per_test * 3  # importing the tests
+    running: str | None = None
+    buffer = b""
+    stopped: str | None = None
+    while True:
+        left = deadline - time.monotonic()
+        ready = select.select([read_end], [], [], max(left, 0))[0] if left > 0 else []
+        if not ready:
+            stopped = "timeout"
+            break
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            stopped = "crash" if running else None
+            break
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        for raw in lines:
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                continue
+            if not isinstance(message, dict):
+                continue
+            if "start" in message:
+                running = str(message["start"])
+                deadline = time.monotonic() + per_test
+            elif "end" in message:
+                test = str(message["end"])
+                if test not in results:
+                    results[test] = {key: message.get(key) for key in ("outcome", "exception", "file", "line")}
+                running = None
+                deadline = time.monotonic() + per_test
+            elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
+                found["collected"] = [str(test) for test in message["collected"]]
+            elif "collect_error" in message:
+                found.setdefault("collect_errors", []).append(str(message["collect_error"]))
+            elif "coverage" in message and isinstance(message["coverage"], dict):
+                found["coverage"] = message["coverage"]
+    if stopped == "timeout":
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    os.close(read_end)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    if running is not None and running not in results:
+        results[running] = {"outcome": "timeout" if stopped == "timeout" else "crash"}
+        return running
+    if stopped == "timeout" and running is None and "collected" not in found:
+        found["collect_timeout"] = True
+    return None
+
+
+def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared) -> dict[str, Any]:
+    """One implementation: every selected test's outcome, restarting after a test that crashed or hung."""
+    results: dict[str, Any] = {}
+    found: dict[str, Any] = {}
+    wanted = command.get("select")
+    for _ in range(MAX_RESTARTS):
+        left = None if wanted is None and "collected" not in found else [
+            test for test in (wanted if wanted is not None else found["collected"]) if test not in results]
+        if left == []:
+            break
+        died_in = _one_child(command, prepared, left, results, found)
+        _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
+        if died_in is None:
+            break
+    return {"results": results, **found}
+
+
+def _preload() -> None:
+    """Import every pytest plugin module now and freeze the heap, so each forked run starts fast."""
+    import gc  # noqa: PLC0415
+    import importlib  # noqa: PLC0415
+
+    from _pytest.config import default_plugins  # noqa: PLC0415
+
+    for name in default_plugins:
+        if name not in DISABLED_PLUGINS:
+            try:
+                importlib.import_module(f"_pytest.{name}")
+            except ImportError:
+                pass
+    gc.collect()
+    gc.freeze()
+
+
+def main() -> None:
+    """Read commands until standard input closes."""
+    _preload()
+    try:  # no process of the same uid may read this one's memory or file descriptors
+        import ctypes  # noqa: PLC0415
+
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+    except (OSError, AttributeError):
+        pass
+    snapshot: dict[str, bytes] | None = None
+    prepared: _Prepared | None = None
+    global CHANNEL
+    CHANNEL = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)  # what pytest writes while it is set up goes nowhere, never to the trusted side
+    os.close(null)
+    _send(CHANNEL, {"boot": True})
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            return
+        command = json.loads(line)
+        if snapshot is None or prepared is None:
+            snapshot = _snapshot(command["root"])
+            prepared = _Prepared(command)
+        _send(CHANNEL, {"done": run(command, snapshot, prepared)})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""Part E: students' own tests judged against the wheats and chaffs; discovery, judging, sandbox runs, report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.chaffs import CHAFFS, write_reference
+from grader.cli import grade
+from grader.report import render_student_report
+from grader.results import CATEGORY_TITLES, read_results
+from grader.student_tests_judge import SCENARIOS, Run, given_examples, judge, scenario_of
+from grader.submissions import Submission, prepare
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
+PASS = {"outcome": "passed"}
+FAIL = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": 3}
+
+
+def runs_with(outcomes_by_key: dict[str, dict[str, dict]], tests: list[str]) -> list[Run]:
+    """An own run collecting tests, both wheats passing everything, every chaff as given (default: passing)."""
+    own = Run("own", "own", {test: PASS for test in tests}, list(tests))
+    wheats = [Run("wheat", key, outcomes_by_key.get(key, {test: PASS for test in tests}), list(tests))
+              for key in ("reference", "wheat")]
+    chaffs = [Run("chaff", variant.name, outcomes_by_key.get(variant.name, {test: PASS for test in tests}), [])
+              for variant in CHAFFS]
+    return [own, *wheats, *chaffs]
+
+
+def judged(outcomes_by_key, tests, given=frozenset(), sources=None):
+    return judge(runs_with(outcomes_by_key, tests), test_sources=sources or {}, package_sources={}, given=set(given),
+                 points=20.0, test_timeout=10.0)
+
+
+# -- judging (pure) -----------------------------------------------------------------------------------
+
+def test_every_chaff_category_belongs_to_one_of_the_four_scenarios():
+    """Each chaff counts in exactly one Part E scenario, and every scenario has chaffs."""
+    assert len(SCENARIOS) == 4
+    assert {scenario_of(variant.category) for variant in CHAFFS} == set(SCENARIOS)
+
+
+def test_a_valid_test_that_fails_on_a_chaff_catches_it_and_earns_its_share():
+    """One Joker chaff caught out of five in its scenario: 5 points * 1/5."""
+    result = judged({"joker_below_king": {"t::a": FAIL}}, ["t::a"])
+    jokers = next(s for s in result.scenarios if s.id == "jokers")
+    assert (jokers.caught, jokers.total, jokers.score, jokers.max_score) == (1, 5, 1.0, 5.0)
+    assert sum(s.score for s in result.scenarios) == 1.0
+    assert [v.misconception for v in result.chaffs if v.caught] == ["a Joker that loses to a King"]
+
+
+@pytest.mark.parametrize("outcome", ["crash", "timeout", "error", "skipped", "missing"])
+def test_a_crash_hang_fixture_error_or_skip_on_a_chaff_catches_nothing(outcome):
+    """Only an ordinary failure catches: os._exit, a hang or an error outside the test body never does."""
+    result = judged({variant.name: {"t::a": {"outcome": outcome}} for variant in CHAFFS}, ["t::a"])
+    assert not any(verdict.caught for verdict in result.chaffs)
+    assert sum(s.score for s in result.scenarios) == 0
+
+
+def test_a_test_that_fails_on_a_wheat_is_invalid_and_catches_nothing():
+    """Failing on the reference makes a test invalid, even if it also fails on every chaff."""
+    result = judged({"reference": {"t::a": FAIL}, **{v.name: {"t::a": FAIL} for v in CHAFFS}}, ["t::a"])
+    assert not result.tests[0].valid and result.tests[0].reason
+    assert sum(s.score for s in result.scenarios) == 0
+
+
+def test_an_invalid_test_that_passes_on_one_chaff_is_explained_by_that_bug():
+    """Fails on both wheats, passes only on the opponent-pile-first chaff: the reason names that bug."""
+    outcomes = {"reference": {"t::a": FAIL}, "wheat": {"t::a": FAIL},
+                **{v.name: {"t::a": FAIL} for v in CHAFFS if v.name != "opponent_pile_first"}}
+    reason = judged(outcomes, ["t::a"]).tests[0].reason
+    assert "takes the opponent's pile before its own" in reason and "expects that bug" in reason
+
+
+def test_an_invalid_test_names_its_own_failing_line_when_no_bug_explains_it():
+    """A test failing everywhere is explained by its own assertion line, from the student's file."""
+    outcomes = {key: {"t::a": FAIL} for key in ["reference", "wheat", *(v.name for v in CHAFFS)]}
+    sources = {"tests/test_war.py": "def test_a():\n    x = 1\n    assert x == 2\n"}
+    reason = judged(outcomes, ["t::a"], sources=sources).tests[0].reason
+    assert reason.endswith("the assertion at line 3 of tests/test_war.py (`assert x == 2`).")
+
+
+def test_a_test_that_passes_on_one_wheat_only_depends_on_what_the_rules_leave_open():
+    """Passing on the reference but failing on the second wheat: it relies on internals."""
+    reason = judged({"wheat": {"t::a": FAIL}}, ["t::a"]).tests[0].reason
+    assert "one correct implementation and fails on another" in reason
+
+
+def test_a_test_that_hangs_or_crashes_on_a_wheat_says_so():
+    """The reason for a hang names the deadline; for a crash, the process ending."""
+    assert "did not finish within 10 s" in judged({"reference": {"t::a": {"outcome": "timeout"}}}, ["t::a"]).tests[0].reason
+    assert "ended the test process" in judged({"wheat": {"t::a": {"outcome": "crash"}}}, ["t::a"]).tests[0].reason
+
+
+def test_the_starters_worked_example_earns_nothing_even_if_copied():
+    """A test whose body is the skeleton's worked example (any name) catches nothing."""
+    skeleton = (ROOT / "starter" / "test_war.py").read_text()
+    start = skeleton.index("def test_worked_example")
+    end = skeleton.index("def test_scenario_1")
+    copied = skeleton[start:end].replace("test_worked_example_a_round_without_a_war", "test_mine")
+    given = given_examples({"tests/test_war.py": copied}, skeleton)
+    assert given == {"tests/test_war.py::test_mine"}
+    result = judged({"loser_card_first": {"tests/test_war.py::test_mine": FAIL}}, ["tests/test_war.py::test_mine"],
+                    given=given)
+    assert sum(s.score for s in result.scenarios) == 0 and "worked example" in result.tests[0].reason
+
+
+def test_the_scores_are_the_same_whatever_order_the_tests_were_collected_in():
+    """The score depends only on which chaffs were caught."""
+    outcomes = {"two_face_down": {"t::b": FAIL}, "lifo_queue": {"t::a": FAIL}}
+    first = judged(outcomes, ["t::a", "t::b"])
+    second = judged(outcomes, ["t::b", "t::a"])
+    assert first.scenarios == second.scenarios
+
+
+def test_part_e_has_its_category_and_the_default_points_add_up_to_100():
+    """"Your tests (Part E)" is a category with 20 points by default, and the total stays 100."""
+    from grader.config import load_config
+
+    config = load_config()
+    assert CATEGORY_TITLES["student_tests"] == "Your tests (Part E)"
+    assert config.points["student_tests"] == 20 and sum(config.points.values()) == 100
+
+
+# -- finding the tests ------------------------------------------------------------------------------------
+
+def test_tests_are_found_inside_beside_and_in_a_tests_folder(tmp_path):
+    """test_*.py inside the package, beside it and under tests/ are copied; the package files exclude them."""
+    source = tmp_path / "alice"
+    write_reference(source)
+    (source / "starter" / "test_inside.py").write_text("def test_a():\n    pass\n")
+    (source / "test_beside.py").write_text("def test_b():\n    pass\n")
+    (source / "tests").mkdir()
+    (source / "tests" / "test_folder.py").write_text("def test_c():\n    pass\n")
+    (source / "tests" / "helpers.py").write_text("X = 1\n")
+    (source / "tests" / "conftest.py").write_text("raise SystemExit\n")
+    shutil.copytree(ROOT / "tests" / "contract", source / "tests" / "contract")  # the public contract: not theirs
+    copy = prepare(Submission("alice", source), tmp_path / "copy")
+    assert copy.tests == ("starter/test_inside.py", "test_beside.py", "tests/test_folder.py")
+    assert "starter/test_inside.py" not in copy.files and "starter/game.py" in copy.files
+    assert (copy.root / "tests" / "helpers.py").is_file() and not (copy.root / "tests" / "conftest.py").exists()
+    assert not (copy.root / "tests" / "contract").exists()
+
+
+def test_a_single_module_with_a_test_file_beside_it_is_still_one_module(tmp_path):
+    """war.py plus test_war.py: the module is war, the test is test_war.py."""
+    (tmp_path / "bob").mkdir()
+    (tmp_path / "bob" / "war.py").write_text("X = 1\n")
+    (tmp_path / "bob" / "test_war.py").write_text("def test_x():\n    pass\n")
+    copy = prepare(Submission("bob", tmp_path / "bob"), tmp_path / "copy")
+    assert (copy.package, copy.files, copy.tests) == ("war", ("war.py",), ("test_war.py",))
+
+
+# -- the starter's skeleton ---------------------------------------------------------------------------------
+
+def test_the_skeleton_runs_with_plain_pytest_against_a_correct_package(tmp_path):
+    """starter/test_war.py on a correct package: the worked example passes and the four scenarios are skipped."""
+    folder = write_reference(tmp_path)
+    shutil.copy(ROOT / "starter" / "test_war.py", folder / "test_war.py")
+    completed = subprocess.run([sys.executable, "-m", "pytest", "starter/test_war.py", "-q", "-p", "no:cacheprovider",
+                                "-p", "no:randomly"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                               check=False)
+    assert "1 passed, 4 skipped" in completed.stdout, completed.stdout[-2000:]
+
+
+# -- through the sandbox ------------------------------------------------------------------------------------
+
+def submission_with_tests(into: Path, name: str, tests: str) -> Path:
+    """A correct package (the reference) with tests/test_war.py holding `tests`."""
+    folder = into / name
+    write_reference(folder)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "test_war.py").write_text(tests)
+    return folder
+
+
+STATEFUL = '''
+import os
+from starter import Queue, play_round
+
+
+def bump(path):
+    try:
+        with open(path) as handle:
+            count = int(handle.read())
+    except (OSError, ValueError):
+        count = 0
+    try:
+        with open(path, "w") as handle:
+            handle.write(str(count + 1))
+    except OSError:
+        pass
+    return count + 1
+
+
+def test_runs_counted_across_implementations():
+    """Cheat: fails from the fourth run on (own package, two wheats, then chaffs)."""
+    seen = max(bump("/tmp/count"), bump(os.path.join(os.getcwd(), "count")))
+    assert seen <= 3
+
+
+def test_joker():
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue("K")
+    assert play_round(q1, q2) == "P1"
+'''
+
+
+def test_no_state_survives_from_one_implementation_to_the_next(tmp_path):
+    """A test that counts its runs in files cannot tell chaffs from wheats: only the honest Joker test catches."""
+    folder = submission_with_tests(tmp_path, "counter", STATEFUL)
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    part_e = result.student_tests
+    assert part_e is not None and part_e.status == "graded"
+    caught = sorted(verdict.misconception for verdict in part_e.chaffs if verdict.caught)
+    assert caught == ["Jokers ordered as text, so \"Jo\" sorts between J and Q and loses to Q and K",
+                      "a Joker that loses to a King"]
+    counter = next(test for test in part_e.tests if test.id.endswith("counted_across_implementations"))
+    assert counter.valid and counter.catches == 0
+
+
+def test_the_implementations_are_never_on_the_sandbox_file_system(tmp_path):
+    """A test that looks for the reference's or the chaffs' files finds none (they travel in memory)."""
+    tests = '''
+import os
+from starter import play_round
+
+
+def test_nothing_to_find():
+    found = []
+    for top in ("/", "/tmp", "/grader-runtime", os.getcwd()):
+        for folder, _, names in os.walk(top):
+            if folder.startswith(("/proc", "/sys", "/usr", "/dev")):
+                continue
+            found += [os.path.join(folder, n) for n in names if n in ("simulate.py", "variants.py", "cps506.py")]
+    assert found == []
+'''
+    folder = submission_with_tests(tmp_path, "finder", tests)
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    assert result.student_tests is not None
+    assert [test.valid for test in result.student_tests.tests] == [True]
+
+
+def test_the_report_shows_part_e_with_misconceptions_and_reasons_but_no_output(tmp_path):
+    """report.html names caught and missed bugs in words and an invalid test's reason."""
+    tests = '''
+from starter import Queue, play_round
+
+
+def test_king_beats_joker():
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue("K")
+    print("PRINTED-BY-THE-TEST")
+    assert play_round(q1, q2) == "P2"
+'''
+    folder = submission_with_tests(tmp_path, "wrong", tests)
+    grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)
+    result = read_results(tmp_path / "out" / "wrong" / "results.json")
+    html = render_student_report(result)
+    assert "Your tests (Part E)" in html and "Missed: a Joker that loses to a King" in html
+    assert "your test expects that bug" in html
+    raw = (tmp_path / "out" / "wrong" / "results.json").read_text()
+    assert "PRINTED-BY-THE-TEST" not in raw and "PRINTED-BY-THE-TEST" not in html
+    assert json.loads(raw)["extra_data"]["student_tests"]["status"] == "graded"
+
+
+def test_pytests_usual_fixtures_and_parametrize_work_in_every_run(tmp_path):
+    """tmp_path, capsys, monkeypatch and parametrize are available on every implementation: all tests are valid."""
+    tests = '''
+import pytest
+from starter import Queue, play_round
+
+
+@pytest.mark.parametrize("other", ["K", "Q", "J"])
+def test_joker_beats(other, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("WAR", "1")
+    (tmp_path / "note.txt").write_text(other)
+    print(other)
+    assert capsys.readouterr().out == other + "\\n"
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue(other)
+    assert play_round(q1, q2) == "P1"
+'''
+    folder = submission_with_tests(tmp_path, "fixtures", tests)
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    part_e = result.student_tests
+    assert part_e is not None and [test.valid for test in part_e.tests] == [True, True, True]
+    assert sum(verdict.caught for verdict in part_e.chaffs) == 2
