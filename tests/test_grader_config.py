@@ -7,11 +7,11 @@ import pytest
 from grader.config import SETTINGS, ConfigError, load_config
 
 
-def test_the_shipped_defaults_give_100_points_over_six_categories():
+def test_the_shipped_defaults_give_100_points_over_seven_categories():
     """grading.toml inside the package sets the issue's weights, summing to 100"""
     config = load_config(environ={})
     assert config.points == {"data_structures": 10, "joker_dominance": 15, "normal_rounds": 10, "forced_war": 25,
-                             "exhaustion": 20, "full_game": 20}
+                             "exhaustion": 20, "full_game": 15, "extensions": 5}
     assert sum(config.points.values()) == 100
     assert config.limits.memory_bytes == 1024**3
     assert config.sandbox == "auto"
