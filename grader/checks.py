@@ -50,7 +50,7 @@ def strict_equal(actual: Any, expected: Any) -> bool:
 
 
 def show(value: Any) -> str:
-    """A short readable rendering of a value for a sentence."""
+    """A short readable rendering of a value for a sentence: cards in quotes, numbers as numbers."""
     if type(value) is list:
         text = "[" + ", ".join(show(item) for item in value[:60]) + (", ..." if len(value) > 60 else "") + "]"
         return text
@@ -60,12 +60,20 @@ def show(value: Any) -> str:
 
 
 class Mismatch(AssertionError):
-    """A hidden test's failed expectation, with its sentence and, for sequences, the difference."""
+    """A hidden test's failed expectation, with its sentence and, for sequences, the difference.
 
-    def __init__(self, sentence: str, difference: dict[str, Any] | None = None) -> None:
+    reproduction: lines of Python replaying the failing call (empty: the harness uses the test's last call).
+    explained_by: where the failure may come from a bug charged elsewhere, e.g. [{"category": "normal_rounds"}]
+    or [{"test": "test_forced_war.py::test_x"}]; the scorer excuses the failure if one of them was charged.
+    """
+
+    def __init__(self, sentence: str, difference: dict[str, Any] | None = None, *, reproduction: str = "",
+                 explained_by: list[dict[str, str]] | None = None) -> None:
         super().__init__(sentence)
         self.sentence = sentence
         self.difference = difference
+        self.reproduction = reproduction
+        self.explained_by = explained_by or []
 
 
 def first_difference(actual: list[Any], expected: list[Any]) -> int | None:
@@ -87,14 +95,18 @@ def expect_cards(actual: list[Any], expected: list[str], label: str) -> None:
     if where is None:
         return
     if len(actual) != len(expected) and where == min(len(actual), len(expected)):
-        detail = (f"it holds {len(actual)} card{'s' if len(actual) != 1 else ''} where {len(expected)} "
-                  f"{'were' if len(expected) != 1 else 'was'} expected")
+        detail = (f"it holds {_cards(len(actual))} where {_cards(len(expected))} "
+                  f"{'was' if len(expected) == 1 else 'were'} expected")
     else:
         detail = f"position {where + 1} holds {show(actual[where])} where {show(expected[where])} was expected"
     raise Mismatch(
         f"{label} is wrong: {detail}",
         {"label": label, "expected": list(expected), "actual": plain(actual), "first_difference": where},
     )
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" + ("" if count == 1 else "s")
 
 
 def expect_value(actual: Any, expected: Any, what: str) -> None:

@@ -85,12 +85,12 @@ def write_outputs(results: list[GradeResult], out: Path) -> None:
         write_results(result, out / result.student / "results.json")
     with (out / "grades.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason"])
+        writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason", "nondeterministic"])
         for result in results:
             by_id = {category.id: category.score for category in result.categories}
             writer.writerow([result.student, f"{result.score:g}", f"{result.max_score:g}",
                              *(f"{by_id.get(category, 0):g}" for category in CATEGORY_TITLES),
-                             result.outcome, result.reason])
+                             result.outcome, result.reason, result.nondeterministic])
 
 
 def check(*, config_path: Path | None = None, sandbox: str | None = None,

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from .channel import GraderFault, StudentProblem, Ungradable, WorkerClient
-from .checks import Mismatch, decode
+from . import reproduction
+from .channel import GraderFault, StudentProblem, StudentRaised, StudentTimeout, Ungradable, WorkerClient
+from .checks import Mismatch, decode, show
 from .results import CATEGORY_TITLES
 from .sandbox import SandboxSpec
 
@@ -42,62 +43,107 @@ class RoundOutcome:
 
 
 class Student:
-    """The submission as the hidden tests see it: typed calls that return decoded plain values."""
+    """The submission as the hidden tests see it: typed calls that return decoded plain values.
+
+    trusted=True runs a call with the worker's own correct Queue and Stack in place of the student's, to tell
+    a bug in the data structures from a bug in the game. Every call leaves `last_call`, the lines of Python
+    that replay it, and a call made twice with different answers marks the submission nondeterministic.
+    """
 
     def __init__(self, client: WorkerClient, game_timeout: float) -> None:
         self.client = client
         self.game_timeout = game_timeout
+        self.last_call = ""
+
+    def _call(self, op: str, reproduction: str, timeout: float | None = None, **args: Any) -> Any:
+        self.last_call = reproduction
+        key = json.dumps([op, args], sort_keys=True)
+        if key in RECORDER.hung:
+            # The very same call already ran out of time in an earlier test: it would again, at the same cost.
+            raise StudentTimeout(f"{RECORDER.hung[key]}; the same call, made again here, was not run a second time")
+        try:
+            value = self.client.call(op, timeout=timeout, **args) if timeout else self.client.call(op, **args)
+        except StudentRaised as error:
+            _remember(key, json.dumps(["raised", (error.exception or {}).get("type")]), op)
+            raise
+        except StudentTimeout as error:
+            RECORDER.hung[key] = error.sentence
+            raise
+        _remember(key, json.dumps(value, sort_keys=True), op)
+        return value
 
     def queue_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
         """Apply (method, *args) steps to a new Queue; per step {"value": v} or {"raised": {...}}."""
-        return self._steps(self.client.call("structure_ops", kind="Queue", ops=[list(op) for op in ops]))
+        return self._steps(self._call("structure_ops", reproduction.structure_steps("Queue", list(ops)),
+                                      kind="Queue", ops=[list(op) for op in ops]))
 
     def stack_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
         """Apply (method, *args) steps to a new Stack."""
-        return self._steps(self.client.call("structure_ops", kind="Stack", ops=[list(op) for op in ops]))
+        return self._steps(self._call("structure_ops", reproduction.structure_steps("Stack", list(ops)),
+                                      kind="Stack", ops=[list(op) for op in ops]))
 
     def card_values(self, cards: list[Any]) -> list[dict[str, Any]]:
         """card_value of each card: {"value": v} or {"raised": {...}}."""
-        return self._steps(self.client.call("card_values", cards=cards))
+        lines = reproduction.plain_call("card_value", "card").replace(
+            "print(card_value(card))", f"for card in {show(cards)}:\n    print(card, card_value(card))")
+        return self._steps(self._call("card_values", lines, cards=cards))
 
     def make_deck(self, **kwargs: Any) -> Any:
         """The student's make_deck(**kwargs)."""
-        return decode(self.client.call("call", function="make_deck", kwargs=kwargs))
+        arguments = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
+        return decode(self._call("call", reproduction.plain_call("make_deck", arguments), function="make_deck",
+                                 kwargs=kwargs))
 
     def shuffle(self, deck: list[str], seed: int | None) -> Any:
         """The student's shuffle(deck, seed)."""
-        return decode(self.client.call("call", function="shuffle", kwargs={"deck": deck, "seed": seed}))
+        return decode(self._call("call", reproduction.plain_call("shuffle", f"{show(deck)}, {seed!r}"),
+                                 function="shuffle", kwargs={"deck": deck, "seed": seed}))
 
-    def deal(self, deck: list[str]) -> tuple[list[Any], list[Any]]:
+    def deal(self, deck: list[str], trusted: bool = False) -> tuple[list[Any], list[Any]]:
         """The student's deal(deck), both queues drained front first."""
-        value = self.client.call("deal", deck=deck)
+        value = self._call("deal", reproduction.deal_call(deck), deck=deck, trusted=trusted)
         return decode(value["p1"]), decode(value["p2"])
 
-    def play_round(self, p1: list[str], p2: list[str], rules: dict[str, Any] | None = None) -> RoundOutcome:
+    def play_round(self, p1: list[str], p2: list[str], rules: dict[str, Any] | None = None,
+                   trusted: bool = False) -> RoundOutcome:
         """play_round on queues holding p1 and p2."""
-        value = self.client.call("play_round", p1=p1, p2=p2, rules=rules)
+        value = self._call("play_round", reproduction.round_call(p1, p2, rules), p1=p1, p2=p2, rules=rules,
+                           trusted=trusted)
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]))
 
     def resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str,
-                    rules: dict[str, Any] | None = None) -> RoundOutcome:
+                    rules: dict[str, Any] | None = None, trusted: bool = False) -> RoundOutcome:
         """resolve_war on queues holding p1 and p2 after c1 and c2 tied; also every Stack's pushes."""
-        value = self.client.call("resolve_war", p1=p1, p2=p2, c1=c1, c2=c2, rules=rules)
+        value = self._call("resolve_war", reproduction.war_call(p1, p2, c1, c2, rules), p1=p1, p2=p2, c1=c1, c2=c2,
+                           rules=rules, trusted=trusted)
         stacks = [decode(pushes) for pushes in value["stacks"]] if type(value.get("stacks")) is list else []
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]), stacks)
 
-    def play_game(self, rules: dict[str, Any] | None = None, **kwargs: Any) -> dict[str, Any]:
+    def play_game(self, rules: dict[str, Any] | None = None, trusted: bool = False, **kwargs: Any) -> dict[str, Any]:
         """The fields of play_game(**kwargs)'s result, decoded."""
-        value = self.client.call("play_game", timeout=self.game_timeout, kwargs=kwargs, rules=rules)
+        value = self._call("play_game", reproduction.game_call(kwargs, rules), timeout=self.game_timeout,
+                           kwargs=kwargs, rules=rules, trusted=trusted)
         return {key: decode(item) for key, item in value.items()}
 
-    def replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict[str, Any]]:
+    def replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False,
+               trusted: bool = False) -> list[dict[str, Any]]:
         """Each deck played with the student's play_round/resolve_war: sizes per round and final queues."""
-        return self.client.call("replay", timeout=self.game_timeout, decks=decks, max_rounds=max_rounds,
-                                detail=detail)
+        return self._call("replay", "", timeout=self.game_timeout, decks=decks, max_rounds=max_rounds,
+                          detail=detail, trusted=trusted)
 
     @staticmethod
     def _steps(steps: Any) -> list[dict[str, Any]]:
         return [{"value": decode(step["value"])} if "value" in step else step for step in steps]
+
+
+def _remember(key: str, answer: str, op: str) -> None:
+    """Keep each call's answer; a repeated call with another answer marks the submission nondeterministic."""
+    seen = RECORDER.answers.setdefault(key, answer)
+    if seen != answer and not RECORDER.extra.get("nondeterministic"):
+        RECORDER.extra["nondeterministic"] = (
+            f"the same {op} call gave different answers within one run: your code draws on something other than "
+            "its arguments and the game's seed (the clock, os.urandom, random.SystemRandom, or state left over "
+            "from an earlier call), so its grade may change from one run to the next")
 
 
 class InProcessClient:
@@ -140,6 +186,10 @@ class Recorder:
         self.extra: dict[str, Any] = {}
         self.client: WorkerClient | None = None
         self.client_error: Exception | None = None
+        self.answers: dict[str, str] = {}
+        self.hung: dict[str, str] = {}
+        """Calls that ran out of time, by their request, with the sentence that said so."""
+        self.student: Student | None = None
 
 
 RECORDER = Recorder()
@@ -169,7 +219,9 @@ def student() -> Student:
     if RECORDER.client_error is not None:
         raise RECORDER.client_error
     assert RECORDER.client is not None
-    return Student(RECORDER.client, RECORDER.extra["game_timeout"])
+    if RECORDER.student is None:
+        RECORDER.student = Student(RECORDER.client, RECORDER.extra["game_timeout"])
+    return RECORDER.student
 
 
 def _start_client(settings: dict[str, Any]) -> Any:
@@ -192,6 +244,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the markers the suites use."""
     config.addinivalue_line("markers", "category(name): the grading category of every test in a module")
     config.addinivalue_line("markers", "weight(n): this test's share of its category (default 1)")
+    config.addinivalue_line("markers", "rule(text): the handout's rule this test checks, shown even when hidden")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -215,12 +268,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for item in session.items:
         category = item.get_closest_marker("category")
         weight = item.get_closest_marker("weight")
+        rule = item.get_closest_marker("rule")
         doc = (getattr(getattr(item, "function", None), "__doc__", None) or item.name).strip().splitlines()[0]
         entries.append({
             "id": item.nodeid,
             "name": doc.rstrip("."),
             "category": category.args[0] if category else "",
             "weight": float(weight.args[0]) if weight else 1.0,
+            "rule": str(rule.args[0]) if rule else "",
         })
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(entries, handle)
@@ -231,6 +286,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     marker = item.get_closest_marker("category")
     if isinstance(RECORDER.client, WorkerClient):
         RECORDER.client.category = marker.args[0] if marker else ""
+    if RECORDER.student is not None:
+        RECORDER.student.last_call = ""
 
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
@@ -250,12 +307,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[str, Any]:
-    """One test's entry: outcome, sentence, difference, exception, duration."""
+    """One test's entry: outcome, sentence, difference, exception, duration, the lines that reproduce the
+    failing call, and where its failure may come from a bug charged elsewhere."""
     entry: dict[str, Any] = {"outcome": "passed", "sentence": "", "difference": None, "exception": None,
-                             "duration": report.duration}
+                             "duration": report.duration, "reproduction": "", "explained_by": []}
     if report.outcome == "passed":
         return entry
     error = call.excinfo.value if call.excinfo is not None else None
+    last_call = RECORDER.student.last_call if RECORDER.student is not None else ""
+    explained_by = getattr(error, "explained_by", None)
+    entry.update(explained_by=explained_by if isinstance(explained_by, list) else [],
+                 reproduction=getattr(error, "reproduction", "") or last_call)
     if isinstance(error, Mismatch):
         entry.update(outcome="failed", sentence=error.sentence, difference=error.difference)
     elif isinstance(error, StudentProblem):
@@ -296,6 +358,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                      for name, lines in client.coverage.items()} if client is not None else {},
         "restarts": client.restarts if client is not None else 0,
         "telemetry": RECORDER.extra.get("telemetry"),
+        "nondeterministic": RECORDER.extra.get("nondeterministic", ""),
         "teardown_seconds": time.monotonic() - started,
     }
     with open(path, "w", encoding="utf-8") as handle:

@@ -61,7 +61,8 @@ class GameComparison:
     reference_rounds: int
     student_rounds: int
     first_difference: int | None
-    """The first round (1-based) after which the sizes differ, or where one game stops and the other goes on."""
+    """The first round (1-based) after which the queues differ (as the grader found them, else judged by their
+    sizes), or where one game stops and the other goes on."""
     reference_at: list[int] | None
     """[P1, P2] in the reference after that round, or None if its game had already ended."""
     student_at: list[int] | None
@@ -108,7 +109,10 @@ def game_comparison(telemetry: Telemetry) -> GameComparison:
     student = [deal, *telemetry.student] if telemetry.student is not None else None
     rounds = max(len(reference), len(student or [])) - 1
     highest = max([cards, *(size for sizes in reference + (student or []) for size in sizes)])
-    differs = _first_difference(telemetry.reference, telemetry.student) if student is not None else None
+    differs = None
+    if student is not None:
+        # The queues themselves, when the grader compared them, find a difference the sizes can hide.
+        differs = telemetry.first_difference or _first_difference(telemetry.reference, telemetry.student)
     return GameComparison(
         cards=cards,
         max_rounds=telemetry.max_rounds,

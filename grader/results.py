@@ -16,6 +16,7 @@ CATEGORY_TITLES: dict[str, str] = {
     "forced_war": "Forced war",
     "exhaustion": "Exhaustion during war",
     "full_game": "Full game",
+    "extensions": "Extensions",
     "student_tests": "Your tests (Part E)",
 }
 """Every category, in the order reports show them, with its title."""
@@ -135,6 +136,9 @@ class Telemetry:
     """The same for the student's code, or None if it could not be played."""
     student_error: str = ""
     """Why the student's run is missing or stops early."""
+    first_difference: int | None = None
+    """The first round (from 1) after which the student's queues themselves differ from the reference's, found
+    from the queues (sizes can agree while the cards differ); None when they never differ or it is unknown."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ class ManifestEntry:
     """A key of CATEGORY_TITLES."""
     weight: float
     """Its share of the category's points."""
+    rule: str = ""
+    """The handout's rule it checks, in words (its @pytest.mark.rule)."""
 
 
 def test_points(manifest: list[ManifestEntry], config: Config) -> dict[str, float]:
@@ -74,23 +76,31 @@ def score(
             outcome, reason = "ungradable", str(recorded["ungradable"])
     tests_seen = (recorded or {}).get("tests", {}) if outcome != "ungradable" else {}
     maxima = test_points(manifest, config)
+    excused = excusals(manifest, tests_seen) if outcome == "graded" else {}
     tests = []
     for entry in manifest:
         seen = tests_seen.get(entry.id) or {}
         passed = seen.get("outcome") == "passed"
+        hidden = is_hidden(entry.id, config.hidden)
+        test_outcome = seen.get("outcome", "missing") if outcome != "ungradable" else "error"
+        if entry.id in excused:
+            test_outcome = "excused"
         tests.append(TestResult(
             id=entry.id,
             name=entry.name,
             category=entry.category,
-            score=round(maxima[entry.id], 4) if passed else 0.0,
+            score=round(maxima[entry.id], 4) if passed or test_outcome == "excused" else 0.0,
             max_score=round(maxima[entry.id], 4),
-            outcome=seen.get("outcome", "missing") if outcome != "ungradable" else "error",
-            hidden=is_hidden(entry.id, config.hidden),
+            outcome=test_outcome,
+            hidden=hidden,
             sentence=_sentence(seen, outcome, reason),
             difference=_difference(seen.get("difference")),
             exception=_exception(seen.get("exception")),
             output="",
             duration=float(seen.get("duration", 0.0)),
+            rule=entry.rule,
+            reproduction="" if hidden or passed else str(seen.get("reproduction", ""))[:4000],
+            follows_from=excused.get(entry.id, ""),
         ))
     categories = [
         CategoryScore(category, title,
@@ -118,7 +128,58 @@ def score(
         output_truncated=bool(recorded.get("output_truncated", False)),
         coverage=_coverage(recorded.get("coverage", {}), sources),
         telemetry=_telemetry(recorded.get("telemetry")),
+        nondeterministic=str(recorded.get("nondeterministic", ""))[:500],
     )
+
+
+CHARGED = ("failed", "error", "timeout", "crash")
+"""Outcomes that cost a test its points (before excusals)."""
+
+
+def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, str]:
+    """The failed tests that a bug charged elsewhere wholly explains, each with its follows_from sentence.
+
+    A test names its possible causes (explained_by: a category, or one test); it is excused when one of them
+    is charged: a test of that category (never its own) failed and is not itself excused. One bug, one charge.
+    """
+    entries = {entry.id: entry for entry in manifest}
+    resolved: dict[str, str | None] = {}
+
+    def failed(test_id: str) -> bool:
+        return (seen.get(test_id) or {}).get("outcome") in CHARGED
+
+    def excuse(test_id: str, visiting: frozenset[str]) -> str | None:
+        if test_id in resolved:
+            return resolved[test_id]
+        causes = (seen.get(test_id) or {}).get("explained_by")
+        result = None
+        if failed(test_id) and isinstance(causes, list):
+            own = entries[test_id].category
+            for cause in causes:
+                if not isinstance(cause, dict):
+                    continue
+                if isinstance(cause.get("test"), str):
+                    candidates = [cause["test"]] if cause["test"] in entries else []
+                elif isinstance(cause.get("category"), str) and cause["category"] != own:
+                    candidates = [e.id for e in manifest if e.category == cause["category"]]
+                else:
+                    candidates = []
+                charged = [c for c in candidates if c != test_id and c not in visiting and failed(c)
+                           and excuse(c, visiting | {test_id}) is None]
+                if charged:
+                    culprit = entries[charged[0]]
+                    result = (f"follows from: {culprit.rule or culprit.name}, charged in "
+                              f"{CATEGORY_TITLES.get(culprit.category, culprit.category)}")
+                    break
+        resolved[test_id] = result
+        return result
+
+    found = {}
+    for entry in manifest:
+        reason = excuse(entry.id, frozenset())
+        if reason:
+            found[entry.id] = reason
+    return found
 
 
 def _sentence(seen: dict[str, Any], outcome: str, reason: str) -> str:
@@ -174,6 +235,8 @@ def _statement_lines(text: str) -> set[int]:
 def _telemetry(data: Any) -> Telemetry | None:
     if not isinstance(data, dict) or not isinstance(data.get("reference"), list):
         return None
+    first = data.get("first_difference")
     return Telemetry(deck=list(data.get("deck", [])), max_rounds=int(data.get("max_rounds", 0)),
                      reference=data["reference"], student=data.get("student"),
-                     student_error=str(data.get("student_error", ""))[:500])
+                     student_error=str(data.get("student_error", ""))[:500],
+                     first_difference=first if type(first) is int and first > 0 else None)

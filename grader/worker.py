@@ -14,6 +14,7 @@ import importlib
 import io
 import json
 import os
+import random
 import sys
 import traceback
 from typing import Any
@@ -35,6 +36,12 @@ OUTPUT_CAP = 64 * 1024
 
 COVERAGE = None
 """The coverage measurement, once started."""
+
+RANDOM_SEED = 506
+"""Python's global random generator is seeded with this before every operation, so student code that draws
+from it without the game's seed still gives the same answer to the same call, on every run."""
+
+_seed_random = random.seed
 
 
 class StudentFault(Exception):
@@ -93,6 +100,102 @@ def _safe(produce: Any) -> str:
         return "<unprintable>"
 
 
+class TrustedQueue:
+    """A correct first-in, first-out queue: stands in for the student's to tell a structure bug from a game bug."""
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._head = 0
+
+    def enqueue(self, item: Any) -> None:
+        self._items.append(item)
+
+    def dequeue(self) -> Any:
+        if self._head >= _len(self._items):
+            raise IndexError("dequeue from an empty queue")
+        item = self._items[self._head]
+        self._head += 1
+        if self._head > 64 and self._head * 2 > _len(self._items):
+            self._items, self._head = self._items[self._head:], 0
+        return item
+
+    def peek(self) -> Any:
+        if self._head >= _len(self._items):
+            raise IndexError("peek at an empty queue")
+        return self._items[self._head]
+
+    def is_empty(self) -> bool:
+        return self._head >= _len(self._items)
+
+    def size(self) -> int:
+        return _len(self._items) - self._head
+
+    def __len__(self) -> int:
+        return self.size()
+
+    def __iter__(self):
+        return iter(self._items[self._head:])
+
+
+class TrustedStack:
+    """A correct last-in, first-out stack, the partner of TrustedQueue."""
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+
+    def push(self, item: Any) -> None:
+        self._items.append(item)
+
+    def pop(self) -> Any:
+        if not self._items:
+            raise IndexError("pop from an empty stack")
+        return self._items.pop()
+
+    def peek(self) -> Any:
+        if not self._items:
+            raise IndexError("peek at an empty stack")
+        return self._items[-1]
+
+    def is_empty(self) -> bool:
+        return not self._items
+
+    def size(self) -> int:
+        return _len(self._items)
+
+    def __len__(self) -> int:
+        return _len(self._items)
+
+    def __iter__(self):
+        return iter(self._items)
+
+
+class TrustedStructures:
+    """While active, the student's modules see TrustedQueue and TrustedStack in place of their own classes."""
+
+    def __init__(self, session: Session, active: bool) -> None:
+        self.session = session
+        self.active = active
+        self.patched: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> TrustedStructures:
+        if not self.active:
+            return self
+        for kind, trusted in (("Queue", TrustedQueue), ("Stack", TrustedStack)):
+            student_class = self.session.name(kind)
+            for module in self.session.modules:
+                for attribute, value in _list(vars(module).items()):
+                    if value is student_class:
+                        self.patched.append((module, attribute, value))
+                        setattr(module, attribute, trusted)
+        self.session.queue_class = TrustedQueue
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for module, attribute, value in reversed(self.patched):
+            setattr(module, attribute, value)
+        self.session.queue_class = None
+
+
 class Session:
     """The imported submission and the operations the trusted side may ask of it."""
 
@@ -105,6 +208,8 @@ class Session:
             module for name, module in _list(sys.modules.items())
             if name == package or name.startswith(package + ".")
         ]
+        self.queue_class: Any = None
+        """TrustedQueue while TrustedStructures is active, else None (the student's Queue)."""
 
     # -- finding the student's names ------------------------------------------------------------
 
@@ -122,7 +227,7 @@ class Session:
 
     def queue(self, cards: list[Any]) -> Any:
         """A new student Queue holding cards, front first, filled with its own enqueue."""
-        queue = self.name("Queue")()
+        queue = (self.queue_class or self.name("Queue"))()
         for card in cards:
             queue.enqueue(card)
         return queue
@@ -178,33 +283,44 @@ class Session:
             raise StudentFault(f"{function} cannot be called directly")
         return encode(self.name(function)(**kwargs))
 
-    def op_deal(self, deck: list[str]) -> dict:
-        """Deal with the student's deal; both queues drained."""
-        p1, p2 = self.name("deal")(_list(deck))
-        return {"p1": self.drain(p1), "p2": self.drain(p2)}
+    def op_deal(self, deck: list[str], trusted: bool = False) -> dict:
+        """Deal with the student's deal; both queues drained (trusted: with correct Queue and Stack classes)."""
+        with TrustedStructures(self, trusted):
+            p1, p2 = self.name("deal")(_list(deck))
+            return {"p1": self.drain(p1), "p2": self.drain(p2)}
 
-    def op_play_round(self, p1: list[str], p2: list[str], rules: dict | None = None) -> dict:
+    def op_play_round(self, p1: list[str], p2: list[str], rules: dict | None = None, trusted: bool = False) -> dict:
         """One play_round on fresh student queues; its return value and both queues after."""
-        q1, q2 = self.queue(p1), self.queue(p2)
-        result = self.name("play_round")(q1, q2, *self.rules(rules))
-        return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2)}
+        with TrustedStructures(self, trusted):
+            q1, q2 = self.queue(p1), self.queue(p2)
+            result = self.name("play_round")(q1, q2, *self.rules(rules))
+            return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2)}
 
-    def op_resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str, rules: dict | None = None) -> dict:
+    def op_resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str, rules: dict | None = None,
+                       trusted: bool = False) -> dict:
         """One resolve_war on fresh student queues, watching the student's Stack; queues and piles after."""
-        q1, q2 = self.queue(p1), self.queue(p2)
-        with WatchedStacks(self) as watched:
-            result = self.name("resolve_war")(q1, q2, c1, c2, *self.rules(rules))
-        return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2), "stacks": watched.log}
+        with TrustedStructures(self, trusted):
+            q1, q2 = self.queue(p1), self.queue(p2)
+            with WatchedStacks(self) as watched:
+                result = self.name("resolve_war")(q1, q2, c1, c2, *self.rules(rules))
+            return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2), "stacks": watched.log}
 
-    def op_play_game(self, kwargs: dict, rules: dict | None = None) -> dict:
+    def op_play_game(self, kwargs: dict, rules: dict | None = None, trusted: bool = False) -> dict:
         """A whole play_game; the fields of the GameResult it returns."""
-        if rules:
-            kwargs = dict(kwargs, rules=self.rules(rules)[0])
-        result = self.name("play_game")(**kwargs)
-        fields = ("winner", "rounds", "wars", "longest_war_chain", "p1_cards", "p2_cards", "history")
-        return {field: encode(_getattr(result, field, None)) for field in fields}
+        with TrustedStructures(self, trusted):
+            if rules:
+                kwargs = dict(kwargs, rules=self.rules(rules)[0])
+            result = self.name("play_game")(**kwargs)
+            fields = ("winner", "rounds", "wars", "longest_war_chain", "p1_cards", "p2_cards", "history")
+            return {field: encode(_getattr(result, field, None)) for field in fields}
 
-    def op_replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict]:
+    def op_replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False,
+                  trusted: bool = False) -> list[dict]:
+        """op_replay_games, with correct Queue and Stack classes in place of the student's when trusted."""
+        with TrustedStructures(self, trusted):
+            return self.replay_games(decks, max_rounds, detail)
+
+    def replay_games(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict]:
         """Play each deck with the student's play_round/resolve_war on its own Queue.
 
         Returns per deck a digest of the queue sizes after every round and of both final queues (the
@@ -341,6 +457,7 @@ def serve(requests, reply) -> None:
             if op == "hello":
                 if args.get("coverage") and COVERAGE is None:
                     COVERAGE = start_coverage(args["root"])
+                _seed_random(RANDOM_SEED)
                 session = Session(args["root"], args["package"])
                 answer.update(ok=True, value={"python": sys.version.split()[0]})
             elif op == "coverage":
@@ -350,6 +467,7 @@ def serve(requests, reply) -> None:
             elif session is None:
                 answer.update(ok=False, fault="hello first")
             else:
+                _seed_random(RANDOM_SEED)
                 answer.update(ok=True, value=_getattr(session, "op_" + op)(**args))
         except StudentFault as fault:
             answer.update(ok=False, missing=_str(fault))

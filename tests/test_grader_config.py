@@ -8,10 +8,10 @@ from grader.config import SETTINGS, ConfigError, load_config
 
 
 def test_the_shipped_defaults_give_100_points_over_seven_categories():
-    """grading.toml inside the package sets the issue's weights, Part E's 20 included, summing to 100"""
+    """grading.toml inside the package sets the issue's weights, Extensions' 4 and Part E's 20 included, summing to 100"""
     config = load_config(environ={})
     assert config.points == {"data_structures": 8, "joker_dominance": 12, "normal_rounds": 8, "forced_war": 20,
-                             "exhaustion": 16, "full_game": 16, "student_tests": 20}
+                             "exhaustion": 16, "full_game": 12, "extensions": 4, "student_tests": 20}
     assert sum(config.points.values()) == 100
     assert config.limits.memory_bytes == 1024**3
     assert config.sandbox == "auto"

@@ -151,6 +151,8 @@ SUITE: list[tuple[str, str, str, float, bool]] = [
         3,
         True,
     ),
+    ("test_extensions.py::test_wars_are_counted", "GameResult.wars counts the rounds that went to war", "extensions", 2,
+     False),
     ("part_e::jokers", "Your tests: Joker dominance with mini-decks", "student_tests", 5, False),
 ]
 """The hidden suites' tests: node id, title, category, points, hidden from students (and one Part E scenario)."""

@@ -1,0 +1,113 @@
+"""The rubric is fair: every chaff (a correct solution with one rule changed) loses points in its own
+category and in no other, graded as one class through the real grader."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.chaffs import CHAFFS, Edit, chaff_sources, wheat_sources, write_package
+from grader.cli import grade, write_outputs
+from grader.results import CATEGORY_TITLES, GradeResult
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
+
+CLOCK_SHUFFLE = Edit("cards.py", "    rng = random.Random(seed)\n", "    rng = random.SystemRandom()\n")
+"""A shuffle that draws from the operating system, not the seed: no seeding in the worker can fix it."""
+
+
+@pytest.fixture(scope="module")
+def graded() -> dict[str, GradeResult]:
+    """The wheat, every chaff and one nondeterministic variant, written as packages and graded as one class."""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-rubric-"))
+    try:
+        write_package(wheat_sources(), folder / "class" / "wheat")
+        for variant in CHAFFS:
+            write_package(chaff_sources(variant), folder / "class" / variant.name)
+        sources = wheat_sources()
+        sources["cards.py"] = sources["cards.py"].replace(CLOCK_SHUFFLE.old, CLOCK_SHUFFLE.new)
+        write_package(sources, folder / "class" / "shuffles_from_the_os")
+        results = grade(paths=[folder / "class"], out=folder / "out", jobs=2, config_path=CONFIG, quiet=True)
+        yield {result.student: result for result in results}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _lost(result: GradeResult) -> dict[str, float]:
+    return {c.id: round(c.max_score - c.score, 2) for c in result.categories if c.score < c.max_score}
+
+
+def _elsewhere(result: GradeResult, category: str) -> list[tuple[str, str, str]]:
+    """The tests that cost points outside category, with their outcome and sentence: what a failure shows."""
+    return [(test.id, test.outcome, test.sentence) for test in result.tests
+            if test.category != category and test.score < test.max_score]
+
+
+def test_the_wheat_scores_full_marks(graded):
+    """The correct student-style solution loses nothing, and is not flagged"""
+    wheat = graded["wheat"]
+    assert (wheat.outcome, wheat.score, wheat.max_score) == ("graded", 100.0, 100.0), _lost(wheat)
+    assert wheat.nondeterministic == ""
+
+
+@pytest.mark.parametrize("variant", CHAFFS, ids=lambda variant: variant.name)
+def test_each_chaff_loses_points_in_its_own_category_and_no_other(graded, variant):
+    """A chaff's one bug costs points in the category of the rule it breaks, and nowhere else"""
+    result = graded[variant.name]
+    assert result.outcome == "graded", result.reason
+    assert set(_lost(result)) == {variant.category}, (_lost(result), _elsewhere(result, variant.category))
+
+
+@pytest.mark.parametrize("variant", CHAFFS, ids=lambda variant: variant.name)
+def test_failures_outside_the_charged_category_say_what_they_follow_from(graded, variant):
+    """Every test a chaff fails outside its category is excused, naming the charged rule and its category"""
+    result = graded[variant.name]
+    elsewhere = [test for test in result.tests if test.category != variant.category and test.outcome != "passed"]
+    assert all(test.outcome == "excused" for test in elsewhere), [(t.id, t.outcome) for t in elsewhere]
+    title = CATEGORY_TITLES[variant.category]
+    assert all(test.follows_from.startswith("follows from: ") and test.follows_from.endswith(f"charged in {title}")
+               for test in elsewhere), [t.follows_from for t in elsewhere]
+
+
+def test_every_visible_failure_can_be_reproduced_and_hidden_ones_keep_their_inputs(graded):
+    """A visible failure carries lines of Python that call the student's package; a hidden one none, but its rule"""
+    failures = [test for result in graded.values() for test in result.tests if test.outcome not in ("passed",)]
+    visible = [test for test in failures if not test.hidden]
+    hidden = [test for test in failures if test.hidden]
+    assert visible and hidden
+    assert all("from starter import" in test.reproduction for test in visible), \
+        [test.id for test in visible if "from starter import" not in test.reproduction]
+    assert all(test.reproduction == "" and test.rule for test in hidden)
+    assert all(test.rule for result in graded.values() for test in result.tests)
+
+
+def test_a_shuffle_drawn_from_the_os_is_flagged_nondeterministic(graded, tmp_path):
+    """Code whose answers change between two identical calls is flagged, in its result and in grades.csv, and
+    loses only the seeded replay"""
+    result = graded["shuffles_from_the_os"]
+    assert "different answers" in result.nondeterministic
+    assert set(_lost(result)) == {"extensions"}
+    write_outputs([graded["wheat"], result], tmp_path)
+    with (tmp_path / "grades.csv").open(encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert rows["wheat"]["nondeterministic"] == "" and "different answers" in rows[result.student]["nondeterministic"]
+
+
+def chaff_table(graded: dict[str, GradeResult]) -> str:
+    """The README's table: each chaff, its bug in words, its category and the points it loses there."""
+    lines = ["| chaff | the bug | category | points lost |", "| --- | --- | --- | --- |"]
+    for variant in CHAFFS:
+        lost = _lost(graded[variant.name]).get(variant.category, 0.0)
+        lines.append(f"| `{variant.name}` | {variant.misconception} | {CATEGORY_TITLES[variant.category]} | {lost:g} |")
+    return "\n".join(lines)
+
+
+def test_the_readme_table_is_what_the_grader_gives(graded):
+    """README's chaff table lists every chaff with the category and the points this run charged it"""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert chaff_table(graded) in readme, "update README.md's chaff table with:\n" + chaff_table(graded)
