@@ -17,13 +17,18 @@ from grader.results import CATEGORY_TITLES, GradeResult
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
 
+MODEL_TESTS = ROOT / "grader" / "student_tests_model" / "test_war.py"
+"""The instructor's thorough Part E suite: every graded package carries it, so each is a whole submission and
+its one bug can be seen not to cost Part E points either."""
+
 CLOCK_SHUFFLE = Edit("cards.py", "    rng = random.Random(seed)\n", "    rng = random.SystemRandom()\n")
 """A shuffle that draws from the operating system, not the seed: no seeding in the worker can fix it."""
 
 
 @pytest.fixture(scope="module")
 def graded() -> dict[str, GradeResult]:
-    """The wheat, every chaff and one nondeterministic variant, written as packages and graded as one class."""
+    """The wheat, every chaff and one nondeterministic variant, written as packages with the model Part E tests
+    beside them, and graded as one class."""
     folder = Path(tempfile.mkdtemp(prefix="war-grader-rubric-"))
     try:
         write_package(wheat_sources(), folder / "class" / "wheat")
@@ -32,6 +37,8 @@ def graded() -> dict[str, GradeResult]:
         sources = wheat_sources()
         sources["cards.py"] = sources["cards.py"].replace(CLOCK_SHUFFLE.old, CLOCK_SHUFFLE.new)
         write_package(sources, folder / "class" / "shuffles_from_the_os")
+        for student in (folder / "class").iterdir():
+            shutil.copyfile(MODEL_TESTS, student / "test_war.py")
         results = grade(paths=[folder / "class"], out=folder / "out", jobs=2, config_path=CONFIG, quiet=True)
         yield {result.student: result for result in results}
     finally:
