@@ -59,7 +59,7 @@ def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE,
     (root / "probe" / "__init__.py").write_text(source)
     root.parent.chmod(0o711)
     spec = make_spec(root=root, package="probe", runtime=runtime, requested_level=level,
-                     limits=Limits(**limits), slot=7, coverage=False)
+                     limits=Limits(**limits), slot=7, coverage=False, allow_plain=True)
     client = WorkerClient(spec, call_timeout=3.0, budget=30.0)
     client.start()
     return client
