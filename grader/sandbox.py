@@ -35,7 +35,7 @@ PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden 
                  "--config file to grade anyway")
 """Why plain is refused unless the instructor opts in."""
 
-UID_BASE, UID_BLOCK, UID_BLOCKS = 61000, 64, 256
+UID_BASE, UID_BLOCK, UID_BLOCKS = 200000, 64, 256
 """Workers started by root run as uids of a block of UID_BLOCK that one grading run holds for its whole life
 (uid = block start + job slot): two students, even of two graders running at once, never share a uid."""
 
@@ -82,11 +82,12 @@ umount -l /.old
 rmdir /.old
 mount -o remount,ro /
 cd /tmp
-PATH=/usr/bin:/bin exec "$@"
+PATH=/usr/bin:/bin "$@"
 """
 """Run inside `unshare --mount --pid --fork ...`: build, on the empty folder $1, a root holding read-only /usr
 (and /bin, /lib...), /proc, a few devices, the read-only copy, the runtime and a size-limited /tmp; switch
-to it with pivot_root so nothing else of the host is reachable; then run the worker."""
+to it with pivot_root so nothing else of the host is reachable; then run the worker as its child (not as PID 1
+of the namespace, which ignores even its own SIGKILL), exiting with 128 + N if it is killed by signal N."""
 
 
 @dataclass(frozen=True)
