@@ -38,8 +38,11 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def tree_usage(pid: int) -> tuple[float, bool]:
-    """CPU seconds used by pid and its descendants, and whether any of them is running or waiting for a core."""
+def tree_usage(pid: int) -> tuple[float, bool] | None:
+    """CPU seconds used by pid and its descendants, and whether any of them is running or waiting for a core;
+    None once pid is gone."""
+    if _stat(pid) is None:
+        return None
     total, running, seen, pending = 0.0, False, 0, [pid]
     while pending and seen < MAX_PROCESSES:
         current = pending.pop()
@@ -59,7 +62,8 @@ class CallClock:
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
         self.started = self.last = time.monotonic()
-        self.cpu0 = tree_usage(pid)[0] if pid is not None else 0.0
+        usage = tree_usage(pid) if pid is not None else None
+        self.cpu0 = usage[0] if usage is not None else 0.0
         self.idle = 0.0
         self.cpu = 0.0
 
@@ -69,7 +73,10 @@ class CallClock:
         if self.pid is None:
             self.last = now
             return now - self.started
-        cpu, running = tree_usage(self.pid)
+        usage = tree_usage(self.pid)
+        if usage is None:  # the tree is gone (killed at its deadline): what was charged stays charged
+            return self.cpu + self.idle
+        cpu, running = usage
         used = max(0.0, cpu - self.cpu0)
         if not running and used - self.cpu < 0.01:
             self.idle += now - self.last
