@@ -29,7 +29,7 @@ IMPORT_TIMEOUT = 10.0
 COVERAGE_TIMEOUT = 5.0
 """Seconds for the worker to report coverage; a worker that misses it reports none for the rest of the run."""
 
-WALL_FACTOR, WALL_SLACK = 10.0, 2.0
+WALL_FACTOR, WALL_SLACK = 4.0, 1.0
 """A call also ends after WALL_FACTOR times its deadline plus WALL_SLACK seconds on the wall clock, however
 little of that was charged to it (a tree starved of CPU for that long is not going to finish)."""
 

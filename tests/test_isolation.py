@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 import time
@@ -30,7 +31,8 @@ def test_the_suites_the_reference_and_the_host_are_not_there(tmp_path, runtime, 
     suites, reference = ROOT / "grader" / "suites", ROOT / "reference"
     try:
         code = ("import os\nresult = [os.path.exists(p) for p in "
-                f"({str(suites)!r}, {str(reference)!r}, {str(tmp_path)!r}, '/home', '/work', '/root/.bashrc', '/etc/passwd')]")
+                f"({str(suites)!r}, {str(reference)!r}, {str(tmp_path)!r}, '/home', '/work', '/root/.bashrc', "
+                "'/etc/passwd')]")
         assert run(client, code) == {"list": [False] * 7}
         assert run(client, "import os; result = sorted(os.listdir('/submission'))") == {"list": ["probe"]}
         assert run(client, "import importlib.util; result = importlib.util.find_spec('reference') is None") is True
@@ -50,7 +52,8 @@ def test_student_writes_stop_at_the_scratch_quota(tmp_path, runtime, level):
         written = run(client, code)
         assert 6 * 1024**2 <= written <= 8 * 1024**2
         for target in ("/submission/probe/planted.py", "/planted", "/usr/planted", "/dev/planted"):
-            code = f"try:\n    open({target!r}, 'w').write('x')\n    result = 'wrote'\nexcept OSError:\n    result = 'denied'"
+            code = (f"try:\n    open({target!r}, 'w').write('x')\n    result = 'wrote'\n"
+                    "except OSError:\n    result = 'denied'")
             assert run(client, code) == "denied", target
     finally:
         client.stop()
@@ -90,14 +93,15 @@ def test_plain_is_refused_unless_the_instructor_opts_in(tmp_path):
     assert choose_level("plain", allow_plain=True) == "plain"
     config = tmp_path / "plain.toml"
     config.write_text("[sandbox]\nlevel = 'plain'\n")
-    completed = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "tests" / "submissions" / "perfect"),
+    perfect = str(ROOT / "tests" / "submissions" / "perfect")
+    completed = subprocess.run([sys.executable, "-m", "grader", "grade", perfect,
                                 "--out", str(tmp_path / "out"), "--config", str(config)],
                                capture_output=True, text=True, timeout=120, check=False)
     assert completed.returncode == 2 and not (tmp_path / "out" / "perfect").exists()
     assert completed.stderr.count("\n") == 1 and "allow_plain" in completed.stderr
     config.write_text("[sandbox]\nlevel = 'plain'\nallow_plain = true\n")
     assert load_config(config, environ={}).allow_plain is True
-    completed = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "tests" / "submissions" / "perfect"),
+    completed = subprocess.run([sys.executable, "-m", "grader", "grade", perfect,
                                 "--out", str(tmp_path / "out"), "--config", str(config), "--json"],
                                capture_output=True, text=True, timeout=300, check=False)
     assert completed.returncode == 0, completed.stderr
@@ -237,7 +241,8 @@ def test_unseeded_randomness_gives_the_same_answer_every_call(tmp_path, runtime,
         client.stop()
         answers.append(run(client, code))
         assert answers[0] == answers[1] == answers[2]
-        assert run(client, "import random\nresult = random.Random(7).random()") == {"float": __import__("random").Random(7).random()}
+        seeded = run(client, "import random\nresult = random.Random(7).random()")
+        assert seeded == {"float": random.Random(7).random()}  # an explicit seed is the student's own
     finally:
         client.stop()
 
