@@ -145,13 +145,15 @@ def test_closing_every_descriptor_then_looping_ends_in_seconds(tmp_path, runtime
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_segfault_and_a_sigkill_are_named_by_their_signal(tmp_path, runtime, level):
-    """A crash in C reads "killed by SIGSEGV", and SIGKILL carries the out-of-memory hint, at every level"""
+    """A crash in C reads "killed by SIGSEGV"; SIGKILL and MemoryError carry the out-of-memory hint"""
     client = probe_client(tmp_path, runtime, level)
     try:
         with pytest.raises(StudentCrash, match="killed by SIGSEGV"):
             run(client, "import ctypes\nctypes.string_at(0)")
         with pytest.raises(StudentCrash, match=r"killed by SIGKILL \(out of memory"):
             run(client, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")
+        with pytest.raises(StudentRaised, match="raised MemoryError: it ran out of memory"):
+            run(client, "result = bytearray(8 * 1024 ** 3)")
     finally:
         client.stop()
 
