@@ -79,8 +79,9 @@ def main() -> None:
             corpus = grade(paths=[ROOT / "tests" / "submissions"], out=Path(scratch) / "corpus", jobs=args.jobs,
                            quiet=True)
             print(f"corpus of {len(corpus)} (hostile included): {time.perf_counter() - started:.1f} s")
-            for result in sorted(corpus, key=lambda r: -r.execution_time)[:6]:
-                print(f"  {result.student:<30} {result.execution_time:6.1f} s  score {result.score:g}")
+            for result in sorted(corpus, key=lambda r: -r.execution_time):
+                print(f"  {result.student:<30} {result.execution_time:6.1f} s  score {result.score:g}  "
+                      f"{result.outcome}")
     floor = floor_seconds(5)
     print(f"floor: the hidden suites in process against the reference: {floor:.3f} s per run "
           f"(a fresh pytest process each time, median of 5)")

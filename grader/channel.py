@@ -9,9 +9,10 @@ import selectors
 import signal
 import subprocess
 import time
-from typing import Any
+from typing import Any, Protocol
 
-from .sandbox import SandboxSpec, apply_limits, kill_uid, worker_command, worker_env
+from .process_clock import CallClock
+from .sandbox import SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 
 REPLY_CAP = 32 * 1024 * 1024
 """Largest reply accepted, in bytes; a bigger one is the student's fault."""
@@ -23,7 +24,23 @@ BOOT_TIMEOUT = 20.0
 """Seconds for the sandbox and interpreter to come up, before any student code runs."""
 
 IMPORT_TIMEOUT = 10.0
-"""Seconds for importing the student's package."""
+"""Seconds for importing the student's package (charged to the submission's budget like any call)."""
+
+COVERAGE_TIMEOUT = 5.0
+"""Seconds for the worker to report coverage; a worker that misses it reports none for the rest of the run."""
+
+WALL_FACTOR, WALL_SLACK = 4.0, 1.0
+"""A call also ends after WALL_FACTOR times its deadline plus WALL_SLACK seconds on the wall clock, however
+little of that was charged to it (a tree starved of CPU for that long is not going to finish)."""
+
+EXIT_WAIT = 1.0
+"""Seconds to wait for a worker that closed its channel to exit before it is killed."""
+
+
+class Deadlines(Protocol):
+    """Per-call deadlines: how many seconds a call may be charged, at most ceiling."""
+
+    def limit(self, op: str, args: dict[str, Any], ceiling: float) -> float: ...
 
 
 class StudentProblem(Exception):
@@ -72,9 +89,16 @@ class GraderFault(Exception):
 class WorkerClient:
     """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
 
-    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5) -> None:
+    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5,
+                 deadlines: Deadlines | None = None) -> None:
         self.spec = spec
         self.call_timeout = call_timeout
+        self.deadlines = deadlines
+        """Where per-call deadlines come from (the reference's own time); None: call_timeout for every call."""
+        self.imported = False
+        """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
+        self.coverage_broken = False
+        self.last_charged = 0.0
         self.max_timeouts = max_timeouts
         self.timeouts: dict[str, int] = {}
         self.category = ""
@@ -95,7 +119,7 @@ class WorkerClient:
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the worker and import the submission in it."""
+        """Start the worker and import the submission in it; the import is charged to the budget."""
         limits = self.spec.limits
         try:
             self.process = subprocess.Popen(
@@ -104,7 +128,7 @@ class WorkerClient:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=worker_env(self.spec),
-                cwd="/",
+                cwd=worker_cwd(self.spec),
                 start_new_session=True,
                 preexec_fn=lambda: apply_limits(limits),
             )
@@ -112,7 +136,7 @@ class WorkerClient:
             raise GraderFault(f"could not start the sandbox ({error})") from error
         self.buffer = b""
         try:
-            boot = self._read_line(BOOT_TIMEOUT)
+            boot = self._read_line(BOOT_TIMEOUT)  # wall-clock: the sandbox starting, no student code yet
         except StudentTimeout:
             raise GraderFault(f"the sandbox did not start within {BOOT_TIMEOUT:g} s{self._stderr_tail()}") from None
         except StudentCrash:
@@ -120,18 +144,29 @@ class WorkerClient:
         if boot.get("boot") is not True:
             self.stop()
             raise GraderFault("the sandbox started but its worker did not announce itself")
+        if self.budget_left <= 0:
+            self.stop()
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+                                 "for this submission")
+        limit = min(IMPORT_TIMEOUT, self.budget_left)
+        self.imported = True
         try:
             self._request("hello", {"root": self.spec.inside_root, "package": self.spec.package,
-                                    "coverage": self.spec.coverage}, IMPORT_TIMEOUT)
+                                    "coverage": self.spec.coverage and not self.coverage_broken}, limit)
         except StudentTimeout:
+            self.budget_left -= self.last_charged
             self.stop()
-            raise Ungradable(f"importing your package did not finish within {IMPORT_TIMEOUT:g} s") from None
+            if self.restarts and limit < IMPORT_TIMEOUT:
+                raise StudentTimeout(f"not run: importing your package again used up the rest of the time "
+                                     f"budget of {self.budget:g} s for this submission") from None
+            raise Ungradable(f"importing your package did not finish within {limit:g} s") from None
         except StudentCrash as crash:
             self.stop()
             raise Ungradable(f"importing your package ended the process ({crash.sentence})") from None
         except StudentProblem as problem:
             self.stop()
             raise Ungradable(f"your package cannot be imported ({problem.sentence}{_where(problem)})") from None
+        self.budget_left -= self.last_charged
 
     def stop(self) -> None:
         """Kill the worker and everything it started."""
@@ -155,8 +190,7 @@ class WorkerClient:
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-        if self.spec.uid is not None and self.spec.level != "bwrap":
-            kill_uid(self.spec.uid)
+        clean_up_after(self.spec)
 
     # -- calls -------------------------------------------------------------------------------------
 
@@ -171,15 +205,17 @@ class WorkerClient:
         if self.process is None:
             self.restarts += 1
             self.start()
-        deadline = min(timeout or self.call_timeout, self.budget_left)
-        started = time.monotonic()
+        ceiling = timeout or self.call_timeout
+        limit = self.deadlines.limit(op, args, ceiling) if self.deadlines is not None else ceiling
+        deadline = min(limit, self.budget_left)
+        self.last_charged = 0.0
         try:
             return self._request(op, args, deadline)
         except StudentTimeout:
             self.timeouts[self.category] = self.timeouts.get(self.category, 0) + 1
             raise
         finally:
-            self.budget_left -= time.monotonic() - started
+            self.budget_left -= self.last_charged
 
     def collect_coverage(self, *, lines_only: bool = False) -> None:
         """Fold the current worker's coverage into what earlier workers reported, if it is alive.
@@ -187,12 +223,13 @@ class WorkerClient:
         lines_only asks just for executed lines (cheap, after every test); the full report also
         says which statements never ran (once, at the end).
         """
-        if self.process is None or not self.spec.coverage:
+        if self.process is None or not self.spec.coverage or self.coverage_broken:
             return
         try:
             files = self._request("coverage_lines" if lines_only else "coverage", {"root": self.spec.inside_root},
-                                  5.0 if lines_only else 20.0)
+                                  COVERAGE_TIMEOUT)
         except (StudentProblem, GraderFault):
+            self.coverage_broken = True  # student code broke the measurement: never wait for it again
             return
         if type(files) is not list:
             return
@@ -213,21 +250,25 @@ class WorkerClient:
     # -- the wire ------------------------------------------------------------------------------------
 
     def _request(self, op: str, args: dict[str, Any], timeout: float) -> Any:
-        """Send one request and wait for its reply."""
+        """Send one request and wait for its reply; self.last_charged is the time charged to it."""
         assert self.process is not None and self.process.stdin is not None
         self.next_id += 1
         ident = self.next_id
         line = json.dumps({"id": ident, "op": op, "args": args}).encode() + b"\n"
+        clock = CallClock(self.process.pid)
         try:
             self.process.stdin.write(line)
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
             pass  # the read below reports how the process ended
-        while True:
-            reply = self._read_line(timeout)
-            if reply.get("id") == ident:
-                break
-            # Anything else on the channel was written by student code: ignore it.
+        try:
+            while True:
+                reply = self._read_line(timeout, clock)
+                if reply.get("id") == ident:
+                    break
+                # Anything else on the channel was written by student code: ignore it (on the same clock).
+        finally:
+            self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
         self._keep_output(reply.get("output"), reply.get("output_truncated"))
         if reply.get("ok") is True:
             return reply.get("value")
@@ -237,25 +278,34 @@ class WorkerClient:
             raise StudentRaised(_raised_sentence(_call_name(op, args), exception), exception=exception)
         if "missing" in reply:
             raise StudentMissing(str(reply["missing"])[:500])
+        if self.imported:
+            # An honest worker never refuses our requests: student code changed the worker's own objects.
+            raise StudentMissing("the process running your code stopped answering the grader's requests "
+                                 "(does your code change objects that are not its own?)")
         raise GraderFault(f"the worker refused the request {op!r}: {str(reply.get('fault'))[:200]}")
 
-    def _read_line(self, timeout: float) -> dict[str, Any]:
-        """One JSON line from the worker within timeout seconds, or the reason there is none."""
+    def _read_line(self, timeout: float, clock: CallClock | None = None) -> dict[str, Any]:
+        """One JSON line from the worker within timeout seconds, or the reason there is none.
+
+        With a clock the seconds are those it charges the worker's tree (its CPU time plus the time it
+        sleeps), with a wall-clock backstop; without one, wall-clock seconds (the sandbox starting up).
+        """
         assert self.process is not None and self.process.stdout is not None
         stdout = self.process.stdout
-        deadline = time.monotonic() + timeout
+        clock = clock or CallClock(None)
+        hard_wall = timeout * WALL_FACTOR + WALL_SLACK if clock.pid is not None else timeout
+        tick = min(0.1, max(timeout / 4, 0.01))
         with selectors.DefaultSelector() as selector:
             selector.register(stdout, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    self.stop()
-                    raise StudentTimeout(f"did not finish within {timeout:g} s (an endless loop?)")
+                if not selector.select(tick):
+                    if clock.charged() >= timeout or clock.wall() >= hard_wall:
+                        self.stop()
+                        raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
+                    continue
                 chunk = os.read(stdout.fileno(), 1 << 20)
                 if not chunk:
-                    code = self.process.wait()
-                    self.stop()
-                    raise StudentCrash(_ended_sentence(code))
+                    raise StudentCrash(self._ended())
                 self.buffer += chunk
                 if len(self.buffer) > REPLY_CAP:
                     self.stop()
@@ -266,6 +316,18 @@ class WorkerClient:
         except ValueError:
             return {}
         return message if type(message) is dict else {}
+
+    def _ended(self) -> str:
+        """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""
+        assert self.process is not None
+        try:
+            code: int | None = self.process.wait(timeout=EXIT_WAIT)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            return ("the process running your code closed its line to the grader and kept running "
+                    "(does your code close file descriptors it did not open?)")
+        self.stop()
+        return _ended_sentence(code, wrapped=self.spec.level != "plain")
 
     def _keep_output(self, text: object, truncated: object) -> None:
         """Add a call's printed output to the submission's, up to OUTPUT_CAP."""
@@ -307,16 +369,25 @@ def _raised_sentence(name: str, exception: dict[str, str]) -> str:
         return f"{name} is not implemented yet (NotImplementedError: {exception['message']})"
     if exception["type"] == "SystemExit":
         return f"{name} tried to stop the program ({exception['message']})"
+    if exception["type"] == "MemoryError":
+        return f"{name} raised MemoryError: it ran out of memory (the limit is the same for every student)"
     return f"{name} raised {exception['type']}: {exception['message']}"
 
 
-def _ended_sentence(code: int | None) -> str:
-    """A sentence for a worker that ended in the middle of a call."""
+def _ended_sentence(code: int | None, *, wrapped: bool = False) -> str:
+    """A sentence for a worker that ended in the middle of a call.
+
+    wrapped: the worker ran under bubblewrap or unshare, which report a worker killed by signal N as
+    status 128 + N.
+    """
     if code is None:
         return "the process running your code ended"
+    if wrapped and 128 < code < 128 + 65:
+        code = 128 - code
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
         hint = {"SIGKILL": " (out of memory or too many processes?)", "SIGXCPU": " (CPU time limit)",
-                "SIGXFSZ": " (file size limit)", "SIGSEGV": ""}.get(name, "")
+                "SIGXFSZ": " (file size limit)",
+                "SIGSEGV": " (a crash inside the interpreter: recursion too deep for the C stack?)"}.get(name, "")
         return f"the process running your code was killed by {name}{hint}"
     return f"the process running your code exited with status {code} in the middle of a call"

@@ -73,7 +73,7 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
 
 def _grade_batch(submissions: list[Submission], config: Config, *, jobs: int, quiet: bool) -> list[GradeResult]:
     """Check the sandbox level, then grade the submissions in a scratch batch with a progress display."""
-    choose_level(config.sandbox)
+    choose_level(config.sandbox, allow_plain=config.allow_plain)
     with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
         return grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
 

@@ -41,19 +41,28 @@ def _positive(value: Any) -> bool:
 SETTINGS: tuple[Setting, ...] = (
     *(Setting("points", category, float, f"points for the {title} category", lambda v: v >= 0, ">= 0")
       for category, title in CATEGORY_TITLES.items()),
-    Setting("limits", "call_timeout", float, "seconds for one call into student code", _positive, "> 0"),
-    Setting("limits", "game_timeout", float, "seconds for a call that plays whole games", _positive, "> 0"),
+    Setting("limits", "call_timeout", float, "most seconds for one call into student code", _positive, "> 0"),
+    Setting("limits", "game_timeout", float, "most seconds for a call that plays whole games", _positive, "> 0"),
+    Setting("limits", "deadline_multiple", float, "a call's deadline is this many times the reference's own time "
+            "for the same call (at least deadline_floor, at most call_timeout or game_timeout)",
+            lambda v: v >= 1, ">= 1"),
+    Setting("limits", "deadline_floor", float, "seconds every call may take, however fast the reference is",
+            _positive, "> 0"),
     Setting("limits", "submission_timeout", float, "seconds of student code in all, per submission "
             "(a safety net: max_timeouts is what stops a hanging submission)", _positive, "> 0"),
     Setting("limits", "max_timeouts", int, "timed-out calls per category before that category's other tests "
             "are not run", _positive, "> 0"),
     Setting("limits", "memory_mb", int, "address space of the worker, in MiB", lambda v: v >= 64, ">= 64"),
     Setting("limits", "file_size_mb", int, "largest file student code may write, in MiB", _positive, "> 0"),
+    Setting("limits", "scratch_mb", int, "MiB student code may write in all (its private /tmp under bwrap and "
+            "unshare)", _positive, "> 0"),
     Setting("limits", "open_files", int, "open file descriptors of the worker", lambda v: v >= 16, ">= 16"),
     Setting("limits", "processes", int, "processes for the worker's user", lambda v: v >= 4, ">= 4"),
     Setting("sandbox", "level", str, "isolation: auto, bwrap, unshare or plain",
             lambda v: v in ("auto", *LEVELS), "one of auto, " + ", ".join(LEVELS)),
     Setting("sandbox", "coverage", bool, "measure which lines of the submission run"),
+    Setting("sandbox", "allow_plain", bool, "grade at the plain level (resource limits only), where student "
+            "code could read the hidden suites and the reference"),
     Setting("visibility", "hidden", list, "test ids or patterns hidden from students",
             lambda v: all(isinstance(item, str) for item in v), "a list of strings"),
 )
@@ -73,6 +82,9 @@ class Config:
     sandbox: str
     coverage: bool
     hidden: tuple[str, ...]
+    deadline_multiple: float = 20.0
+    deadline_floor: float = 0.5
+    allow_plain: bool = False
     sources: dict[str, str] = field(default_factory=dict)
     """Where each setting's value came from (for messages)."""
 
@@ -120,11 +132,15 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
             file_bytes=values["limits.file_size_mb"] * 1024**2,
             open_files=values["limits.open_files"],
             processes=values["limits.processes"],
+            scratch_bytes=values["limits.scratch_mb"] * 1024**2,
             cpu_seconds=int(values["limits.submission_timeout"] * 2 + 60),
         ),
         sandbox=values["sandbox.level"],
         coverage=values["sandbox.coverage"],
         hidden=tuple(values["visibility.hidden"]),
+        deadline_multiple=values["limits.deadline_multiple"],
+        deadline_floor=values["limits.deadline_floor"],
+        allow_plain=values["sandbox.allow_plain"],
         sources=sources,
     )
 

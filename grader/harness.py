@@ -17,13 +17,26 @@ from typing import Any
 import pytest
 
 from . import reproduction
-from .channel import GraderFault, StudentProblem, StudentRaised, StudentTimeout, Ungradable, WorkerClient
+from .channel import GraderFault, StudentMissing, StudentProblem, StudentRaised, StudentTimeout, Ungradable, WorkerClient
 from .checks import Mismatch, decode, show
+from .deadlines import ReferenceClock
 from .results import CATEGORY_TITLES
 from .sandbox import SandboxSpec
 
 SPEC_VARIABLE = "WAR_GRADER_SPEC"
-"""Path of a JSON file: {"spec": SandboxSpec, "call_timeout": s, "game_timeout": s, "budget": s}."""
+"""Path of a JSON file: {"spec": SandboxSpec, "call_timeout": s, "game_timeout": s, "budget": s,
+"max_timeouts": n, "deadline_multiple": x, "deadline_floor": s}."""
+
+FOREIGN_ANSWER = ("the process running your code answered in a form the grader never asked for "
+                  "(does your code change objects that are not its own?)")
+"""An honest worker's answers always have the shape below: any other shape is the student code's doing."""
+
+
+def _shaped(value: Any, *keys: str) -> dict[str, Any]:
+    """value if it is a dict holding keys, else the student's fault (a patched worker)."""
+    if type(value) is not dict or any(key not in value for key in keys):
+        raise StudentMissing(FOREIGN_ANSWER)
+    return value
 
 RESULTS_VARIABLE = "WAR_GRADER_RESULTS"
 """Path where the plugin writes what it saw, as JSON."""
@@ -101,28 +114,28 @@ class Student:
 
     def deal(self, deck: list[str], trusted: bool = False) -> tuple[list[Any], list[Any]]:
         """The student's deal(deck), both queues drained front first."""
-        value = self._call("deal", reproduction.deal_call(deck), deck=deck, trusted=trusted)
+        value = _shaped(self._call("deal", reproduction.deal_call(deck), deck=deck, trusted=trusted), "p1", "p2")
         return decode(value["p1"]), decode(value["p2"])
 
     def play_round(self, p1: list[str], p2: list[str], rules: dict[str, Any] | None = None,
                    trusted: bool = False) -> RoundOutcome:
         """play_round on queues holding p1 and p2."""
-        value = self._call("play_round", reproduction.round_call(p1, p2, rules), p1=p1, p2=p2, rules=rules,
-                           trusted=trusted)
+        value = _shaped(self._call("play_round", reproduction.round_call(p1, p2, rules), p1=p1, p2=p2, rules=rules,
+                                   trusted=trusted), "result", "p1", "p2")
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]))
 
     def resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str,
                     rules: dict[str, Any] | None = None, trusted: bool = False) -> RoundOutcome:
         """resolve_war on queues holding p1 and p2 after c1 and c2 tied; also every Stack's pushes."""
-        value = self._call("resolve_war", reproduction.war_call(p1, p2, c1, c2, rules), p1=p1, p2=p2, c1=c1, c2=c2,
-                           rules=rules, trusted=trusted)
+        value = _shaped(self._call("resolve_war", reproduction.war_call(p1, p2, c1, c2, rules), p1=p1, p2=p2, c1=c1,
+                                   c2=c2, rules=rules, trusted=trusted), "result", "p1", "p2")
         stacks = [decode(pushes) for pushes in value["stacks"]] if type(value.get("stacks")) is list else []
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]), stacks)
 
     def play_game(self, rules: dict[str, Any] | None = None, trusted: bool = False, **kwargs: Any) -> dict[str, Any]:
         """The fields of play_game(**kwargs)'s result, decoded."""
-        value = self._call("play_game", reproduction.game_call(kwargs, rules), timeout=self.game_timeout,
-                           kwargs=kwargs, rules=rules, trusted=trusted)
+        value = _shaped(self._call("play_game", reproduction.game_call(kwargs, rules), timeout=self.game_timeout,
+                                   kwargs=kwargs, rules=rules, trusted=trusted))
         return {key: decode(item) for key, item in value.items()}
 
     def replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False,
@@ -133,6 +146,8 @@ class Student:
 
     @staticmethod
     def _steps(steps: Any) -> list[dict[str, Any]]:
+        if type(steps) is not list or not all(type(step) is dict for step in steps):
+            raise StudentMissing(FOREIGN_ANSWER)
         return [{"value": decode(step["value"])} if "value" in step else step for step in steps]
 
 
@@ -228,8 +243,11 @@ def _start_client(settings: dict[str, Any]) -> Any:
     """The sandboxed worker of the submission, or the in-process floor for the benchmark."""
     if settings.get("in_process"):
         return InProcessClient(settings["in_process"])
+    deadlines = None
+    if settings.get("deadline_multiple"):
+        deadlines = ReferenceClock(multiple=settings["deadline_multiple"], floor=settings["deadline_floor"])
     client = WorkerClient(SandboxSpec.from_json(settings["spec"]), call_timeout=settings["call_timeout"],
-                          budget=settings["budget"], max_timeouts=settings["max_timeouts"])
+                          budget=settings["budget"], max_timeouts=settings["max_timeouts"], deadlines=deadlines)
     client.start()
     return client
 

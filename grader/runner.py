@@ -176,7 +176,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         part_e_root = shutil.copytree(copy.root, folder / "student-tests")  # Part E's own pristine copy
         spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
                          requested_level=batch.config.sandbox, limits=batch.config.limits, slot=slot,
-                         coverage=batch.config.coverage)
+                         coverage=batch.config.coverage, allow_plain=batch.config.allow_plain)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
         recorded = _run_suites(spec.to_json(), batch, folder, slot)
@@ -212,7 +212,9 @@ def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> 
     config = batch.config
     settings.write_text(json.dumps({"spec": spec, "call_timeout": config.call_timeout,
                                     "game_timeout": config.game_timeout, "budget": config.submission_timeout,
-                                    "max_timeouts": config.max_timeouts}))
+                                    "max_timeouts": config.max_timeouts,
+                                    "deadline_multiple": config.deadline_multiple,
+                                    "deadline_floor": config.deadline_floor}))
     backstop = config.game_timeout * 2 + 30
     whole = config.submission_timeout + 20 * len(batch.manifest) + 120
     env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import resource
@@ -9,6 +10,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -17,23 +19,75 @@ from typing import Any
 LEVELS = ("bwrap", "unshare", "plain")
 """Strongest first: bubblewrap, namespaces with unshare, or resource limits alone."""
 
+NAMESPACED = ("bwrap", "unshare")
+"""The levels that show the worker a file system of its own (a mount namespace)."""
+
 WARNINGS = {
     "bwrap": "",
-    "unshare": "isolated with unshare (no network, own PID namespace), but the file system was not hidden "
-               "from the submission: install bubblewrap for full isolation",
-    "plain": "only resource limits applied: the submission could read files and reach the network; "
-             "install bubblewrap for full isolation",
+    "unshare": "",
+    "plain": "only resource limits applied (sandbox.allow_plain): the submission could read the hidden "
+             "suites and the reference, and reach the network; install bubblewrap for full isolation",
 }
 """What each level says in the results when it is weaker than bubblewrap."""
 
-UNPRIVILEGED_UID = 61000
-"""Workers started by root run as this uid plus the job slot, so two students never share a uid."""
+PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden suites and the reference; "
+                 "install bubblewrap (or let unshare work), or set allow_plain = true under [sandbox] in a "
+                 "--config file to grade anyway")
+"""Why plain is refused unless the instructor opts in."""
+
+UID_BASE, UID_BLOCK, UID_BLOCKS = 200000, 64, 256
+"""Workers started by root run as uids of a block of UID_BLOCK that one grading run holds for its whole life
+(uid = block start + job slot): two students, even of two graders running at once, never share a uid."""
+
+UID_LOCKS = Path("/run/war-grader")
+"""Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
 
 INSIDE_ROOT = "/submission"
-"""Where the submission's private copy appears inside a bubblewrap sandbox."""
+"""Where the submission's private copy appears (read-only) inside a namespaced sandbox."""
 
 INSIDE_RUNTIME = "/grader-runtime"
-"""Where the worker script and coverage appear inside a bubblewrap sandbox."""
+"""Where the worker script and coverage appear inside a namespaced sandbox."""
+
+INSIDE_SCRATCH = "/tmp"
+"""The one place a namespaced worker may write: a size-limited tmpfs, also its working folder and HOME."""
+
+UNSHARE_SETUP = r"""
+set -eu
+PATH=/usr/sbin:/sbin:/usr/bin:/bin
+new=$1 copy=$2 runtime=$3 home=$4 scratch=$5
+shift 5
+bind_ro() { mkdir -p "$2"; mount --bind "$1" "$2"; mount -o remount,bind,ro "$2"; }
+mount -t tmpfs -o size=4m,mode=0755 war-grader-root "$new"
+for name in usr bin lib lib32 lib64 sbin; do
+    if [ -L "/$name" ]; then ln -s "$(readlink "/$name")" "$new/$name"
+    elif [ -d "/$name" ]; then bind_ro "/$name" "$new/$name"; fi
+done
+mkdir -p "$new/etc" "$new/proc" "$new/dev" "$new/tmp"
+for file in /etc/ld.so.cache /etc/localtime; do
+    if [ -f "$file" ]; then touch "$new$file"; mount --bind "$file" "$new$file"; fi
+done
+mount -t proc -o nosuid,nodev,noexec proc "$new/proc"
+for device in null zero full random urandom; do
+    touch "$new/dev/$device"; mount --bind "/dev/$device" "$new/dev/$device"
+done
+ln -s /proc/self/fd "$new/dev/fd"
+mount -t tmpfs -o "size=$scratch,mode=1777,nosuid,nodev" war-grader-scratch "$new/tmp"
+bind_ro "$copy" "$new/submission"
+bind_ro "$runtime" "$new/grader-runtime"
+if [ -n "$home" ]; then bind_ro "$home" "$new$home"; fi
+cd "$new"
+mkdir .old
+pivot_root . .old
+umount -l /.old
+rmdir /.old
+mount -o remount,ro /
+cd /tmp
+PATH=/usr/bin:/bin "$@"
+"""
+"""Run inside `unshare --mount --pid --fork ...`: build, on the empty folder $1, a root holding read-only /usr
+(and /bin, /lib...), /proc, a few devices, the read-only copy, the runtime and a size-limited /tmp; switch
+to it with pivot_root so nothing else of the host is reachable; then run the worker as its child (not as PID 1
+of the namespace, which ignores even its own SIGKILL), exiting with 128 + N if it is killed by signal N."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +104,9 @@ class Limits:
     """Open file descriptors."""
     processes: int = 64
     """Processes for the worker's uid (applies when the worker runs unprivileged)."""
+    scratch_bytes: int = 64 * 1024**2
+    """Bytes student code may write in all: the size of its tmpfs under bwrap and unshare (at plain, only
+    file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +131,10 @@ class SandboxSpec:
     """Resource limits."""
     coverage: bool = True
     """Measure which lines of the submission run."""
+    scratch: str = ""
+    """The worker's writable folder on the host (plain level only; namespaced levels use a tmpfs)."""
+    mount_point: str = ""
+    """An empty folder on the host the unshare level builds the worker's root on."""
 
     @property
     def warning(self) -> str:
@@ -83,7 +144,12 @@ class SandboxSpec:
     @property
     def inside_root(self) -> str:
         """Where the worker sees the submission."""
-        return INSIDE_ROOT if self.level == "bwrap" else self.root
+        return INSIDE_ROOT if self.level in NAMESPACED else self.root
+
+    @property
+    def inside_scratch(self) -> str:
+        """Where the worker may write (its working folder, HOME and TMPDIR)."""
+        return INSIDE_SCRATCH if self.level in NAMESPACED else self.scratch
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for the trusted pytest process."""
@@ -101,7 +167,7 @@ class SandboxError(RuntimeError):
 
 def worker_command(spec: SandboxSpec, script: str = "worker.py") -> list[str]:
     """The argv that starts the worker at the spec's level (script: another script of the runtime, for Part E)."""
-    inside_runtime = INSIDE_RUNTIME if spec.level == "bwrap" else spec.runtime
+    inside_runtime = INSIDE_RUNTIME if spec.level in NAMESPACED else spec.runtime
     run = [spec.python, "-I", "-S", "-B", os.path.join(inside_runtime, script)]
     if spec.uid is not None:
         run = ["setpriv", f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
@@ -109,11 +175,18 @@ def worker_command(spec: SandboxSpec, script: str = "worker.py") -> list[str]:
     if spec.level == "bwrap":
         return [*_bwrap_prefix(spec), *run]
     if spec.level == "unshare":
-        namespaces = ["--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts", "--mount"]
-        if os.geteuid() != 0:
-            namespaces = ["--user", "--map-root-user", *namespaces]
-        return ["unshare", *namespaces, "--", *run]
+        return [*_unshare_prefix(), "/bin/sh", "-c", UNSHARE_SETUP, "war-grader-setup", spec.mount_point,
+                spec.root, spec.runtime, spec.python_home, str(spec.limits.scratch_bytes), *run]
     return run
+
+
+def _unshare_prefix() -> list[str]:
+    """unshare's arguments: new mount, PID, network, IPC and UTS namespaces (and a user one when not root)."""
+    namespaces = ["--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts", "--mount", "--propagation",
+                  "private"]
+    if os.geteuid() != 0:
+        namespaces = ["--user", "--map-root-user", *namespaces]
+    return ["unshare", *namespaces, "--"]
 
 
 def _bwrap_prefix(spec: SandboxSpec) -> list[str]:
@@ -132,18 +205,26 @@ def _bwrap_prefix(spec: SandboxSpec) -> list[str]:
             args += ["--ro-bind", str(path), str(path)]
     for file in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
         args += ["--ro-bind-try", file, file]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", str(spec.limits.scratch_bytes), "--tmpfs", INSIDE_SCRATCH]
     if spec.python_home:
         args += ["--ro-bind", spec.python_home, spec.python_home]
-    args += ["--ro-bind", spec.runtime, INSIDE_RUNTIME, "--bind", spec.root, INSIDE_ROOT, "--chdir", INSIDE_ROOT]
-    args += ["--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp",
-             "--setenv", "LANG", "C.UTF-8", "--setenv", "PYTHONHASHSEED", "0"]
+    args += ["--ro-bind", spec.runtime, INSIDE_RUNTIME, "--ro-bind", spec.root, INSIDE_ROOT,
+             "--remount-ro", "/", "--chdir", INSIDE_SCRATCH]
+    args += ["--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", INSIDE_SCRATCH,
+             "--setenv", "TMPDIR", INSIDE_SCRATCH, "--setenv", "LANG", "C.UTF-8", "--setenv", "PYTHONHASHSEED", "0"]
     return args
 
 
 def worker_env(spec: SandboxSpec) -> dict[str, str]:
     """The environment outside the sandbox: nothing of the grader's own."""
-    return {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+    scratch = spec.inside_scratch or "/tmp"
+    return {"PATH": "/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+
+
+def worker_cwd(spec: SandboxSpec) -> str:
+    """The folder the worker starts in, on the host: its scratch at plain (namespaced levels change it)."""
+    return spec.scratch if spec.level == "plain" and spec.scratch else "/"
 
 
 def apply_limits(limits: Limits) -> None:
@@ -159,6 +240,47 @@ def apply_limits(limits: Limits) -> None:
         resource.setrlimit(which, (value, value))
 
 
+def clean_up_after(spec: SandboxSpec) -> None:
+    """After a worker stopped: kill what its uid left running and, at plain, delete what it wrote outside
+    its scratch (namespaced levels need neither: their PID namespace and tmpfs die with the sandbox)."""
+    if spec.uid is None or spec.level == "bwrap":
+        return
+    kill_uid(spec.uid)
+    if spec.level == "plain":
+        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+            remove_files_of(spec.uid, Path(folder))
+        if spec.scratch:
+            for entry in Path(spec.scratch).iterdir():
+                _remove(entry)
+
+
+def remove_files_of(uid: int, folder: Path) -> None:
+    """Delete everything uid owns in folder and in the world-writable folders below it."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            _remove(Path(entry.path))
+        elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+            remove_files_of(uid, Path(entry.path))
+
+
+def _remove(path: Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()
+    except OSError:
+        pass
+
+
 def kill_uid(uid: int) -> None:
     """Kill every process left running as uid (a fork bomb's children), sweeping until none is left."""
     for _ in range(50):
@@ -167,6 +289,20 @@ def kill_uid(uid: int) -> None:
         subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "kill", "-KILL", "-1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
         time.sleep(0.02)
+
+
+def _uids_running(uids: range) -> set[int]:
+    """Which of uids own a process now (one pass over /proc)."""
+    found = set()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                owner = entry.stat().st_uid
+            except OSError:
+                continue
+            if owner in uids:
+                found.add(owner)
+    return found
 
 
 def processes_of(uid: int) -> list[int]:
@@ -186,6 +322,38 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
+_HELD_LOCKS: list[int] = []
+"""File descriptors holding this process's uid block (released when the process ends, however it ends)."""
+
+
+@functools.lru_cache(maxsize=1)
+def uid_block() -> int:
+    """The first uid of a block this process holds until it exits; no other grader can hold the same block.
+
+    A block whose lock is free belongs to no running grader, so anything still running as one of its uids
+    (left by a grader killed with -9) is killed before the block is used.
+    """
+    folder = UID_LOCKS if os.geteuid() == 0 else Path(tempfile.gettempdir()) / f"war-grader-uids-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        folder = Path(tempfile.gettempdir()) / f"war-grader-uids-{os.getuid()}"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for index in range(UID_BLOCKS):
+        handle = os.open(folder / f"block-{index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(handle)
+            continue
+        _HELD_LOCKS.append(handle)
+        first = UID_BASE + index * UID_BLOCK
+        for uid in _uids_running(range(first, first + UID_BLOCK)):
+            kill_uid(uid)
+        return first
+    raise SandboxError(f"all {UID_BLOCKS} blocks of worker uids are held by running graders")
+
+
 @functools.lru_cache(maxsize=None)
 def level_works(level: str) -> bool:
     """Whether this machine can start a process at level (tried once per process)."""
@@ -199,11 +367,20 @@ def level_works(level: str) -> bool:
         if os.geteuid() != 0:
             command = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", *probe]
     else:
-        if shutil.which("unshare") is None:
+        if shutil.which("unshare") is None or shutil.which("pivot_root") is None:
             return False
-        command = ["unshare", "--pid", "--fork", "--net", "--mount", *probe]
-        if os.geteuid() != 0:
-            command = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--net", "--mount", *probe]
+        with tempfile.TemporaryDirectory(prefix="war-grader-probe-") as scratch:
+            # The real set-up script, with a real (empty) copy and runtime: it works here or it does not.
+            for name in ("mnt", "copy", "runtime"):
+                Path(scratch, name).mkdir()
+            command = [*_unshare_prefix(), "/bin/sh", "-c", UNSHARE_SETUP, "war-grader-probe",
+                       str(Path(scratch, "mnt")), str(Path(scratch, "copy")), str(Path(scratch, "runtime")), "",
+                       str(1024**2), "/bin/sh", "-c", "test -d /submission && ! test -e /home/."]
+            return _succeeds(command)
+    return _succeeds(command)
+
+
+def _succeeds(command: list[str]) -> bool:
     try:
         return subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               timeout=20, check=False).returncode == 0
@@ -211,15 +388,23 @@ def level_works(level: str) -> bool:
         return False
 
 
-def choose_level(requested: str) -> str:
-    """The level to use: the requested one if it works here, or the strongest that works for "auto"."""
+def choose_level(requested: str, *, allow_plain: bool = False) -> str:
+    """The level to use: the requested one if it works here, or the strongest that works for "auto".
+
+    plain is refused unless allow_plain: nothing can be hidden from student code there.
+    """
     if requested == "auto":
-        return next(level for level in LEVELS if level_works(level))
-    if requested not in LEVELS:
+        level = next(level for level in LEVELS if level_works(level))
+    elif requested not in LEVELS:
         raise SandboxError(f"unknown sandbox level {requested!r} (choose auto, {', '.join(LEVELS)})")
-    if not level_works(requested):
+    elif not level_works(requested):
         raise SandboxError(f"the {requested} sandbox does not work on this machine")
-    return requested
+    else:
+        level = requested
+    if level == "plain" and not allow_plain:
+        raise SandboxError(("bubblewrap and unshare do not work on this machine, and " if requested == "auto"
+                            else "") + PLAIN_REFUSED)
+    return level
 
 
 def choose_python(level: str, unprivileged: bool) -> tuple[str, str]:
@@ -227,7 +412,7 @@ def choose_python(level: str, unprivileged: bool) -> tuple[str, str]:
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     base = Path(sys.base_prefix) / "bin" / version
     base_python = str(base) if base.exists() else os.path.realpath(sys.executable)
-    if level == "bwrap":
+    if level in NAMESPACED:
         home = "" if sys.base_prefix.startswith("/usr/") or sys.base_prefix == "/usr" else sys.base_prefix
         return base_python, home
     candidates = [base_python, f"/usr/bin/{version}", "/usr/bin/python3"]
@@ -275,16 +460,39 @@ def make_spec(
     limits: Limits,
     slot: int,
     coverage: bool = True,
+    allow_plain: bool = False,
 ) -> SandboxSpec:
-    """Decide how one submission's worker will run: level, interpreter, uid."""
-    level = choose_level(requested_level)
-    uid = UNPRIVILEGED_UID + slot if os.geteuid() == 0 else None
+    """Decide how one submission's worker will run: level, interpreter, uid; prepare its folders.
+
+    root's parent is the submission's own folder: the scratch (plain) and the mount point (unshare) go
+    there. The copy stays root's and read-only; when the worker runs as its own uid it reads the copy
+    through its group, so it can neither change the copy nor make it writable again.
+    """
+    level = choose_level(requested_level, allow_plain=allow_plain)
+    if os.geteuid() == 0:
+        if not 0 <= slot < UID_BLOCK:
+            raise SandboxError(f"at most {UID_BLOCK} job slots (got slot {slot})")
+        uid: int | None = uid_block() + slot
+    else:
+        uid = None
     python, home = choose_python(level, uid is not None)
+    base = root.parent
+    scratch = mount_point = ""
+    if level == "plain":
+        scratch = str(base / "scratch")
+        Path(scratch).mkdir(mode=0o700, exist_ok=True)
+    if level == "unshare":
+        mount_point = str(base / "mount")
+        Path(mount_point).mkdir(mode=0o700, exist_ok=True)
     if uid is not None:
         for path in [root, *root.rglob("*")]:
-            os.chown(path, uid, uid, follow_symlinks=False)
-        root.chmod(0o700)
+            os.chown(path, 0, uid, follow_symlinks=False)
+            if not path.is_symlink():
+                path.chmod(0o750 if path.is_dir() else 0o640)
+        if scratch:
+            os.chown(scratch, uid, uid)
         # Its parent must let the worker's uid through to root, and no further.
-        root.parent.chmod(0o711)
+        base.chmod(0o711)
     return SandboxSpec(level=level, root=str(root), package=package, runtime=str(runtime), python=python,
-                       python_home=home, uid=uid, limits=limits, coverage=coverage)
+                       python_home=home, uid=uid, limits=limits, coverage=coverage, scratch=scratch,
+                       mount_point=mount_point)

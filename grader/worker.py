@@ -9,20 +9,37 @@ trusted side never believes anything this process says beyond "these are the val
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import io
-import json
-import os
-import random
 import sys
-import traceback
-from typing import Any
+
+STARTUP_MODULES = frozenset(sys.modules)
+"""Modules every Python program has loaded before its own code: a student module cannot take their names."""
+
+import builtins  # noqa: E402 - after STARTUP_MODULES, which must see only what the interpreter loaded
+import hashlib  # noqa: E402
+import importlib  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import traceback  # noqa: E402
+from typing import Any  # noqa: E402
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _int, _isinstance, _repr, _getattr = type, len, str, int, isinstance, repr, getattr
 _list, _range, _enumerate = list, range, enumerate
 _json_dumps, _json_loads = json.dumps, json.loads
+_random = random
+"""The standard library's random, kept even when a student module takes its name."""
+
+ALWAYS_LOADED = frozenset({"os", "stat", "posixpath", "genericpath", "_collections_abc", "_sitebuiltins", "site",
+                           "io", "abc", "codecs", "sys", "builtins"})
+"""Modules a normal interpreter (with site) has loaded before any program, although this one (-S) may not."""
+
+CALL_SEED = 0
+"""The seed of the random generators at the start of every call, so unseeded randomness repeats exactly."""
+
+MAX_INT_BITS = 4096
+"""An int larger than this is sent as an opaque value (JSON and the trusted side cap digits anyway)."""
 
 MAX_ITEMS = 10_000
 """A queue or list longer than this is cut: no honest answer in this assignment comes near it."""
@@ -36,12 +53,6 @@ OUTPUT_CAP = 64 * 1024
 
 COVERAGE = None
 """The coverage measurement, once started."""
-
-RANDOM_SEED = 506
-"""Python's global random generator is seeded with this before every operation, so student code that draws
-from it without the game's seed still gives the same answer to the same call, on every run."""
-
-_seed_random = random.seed
 
 
 class StudentFault(Exception):
@@ -81,10 +92,14 @@ def encode(value: Any, depth: int = 0) -> Any:
     kind = _type(value)
     if kind is str:
         return value if _len(value) <= MAX_TEXT * 10 else value[: MAX_TEXT * 10]
-    if kind is bool or kind is int or value is None:
+    if kind is bool or value is None:
         return value
+    if kind is int:
+        if value.bit_length() <= MAX_INT_BITS:
+            return value
+        return {"object": "int", "repr": f"an int of {value.bit_length()} bits"}
     if kind is float:
-        return {"float": value}
+        return {"float": value}  # inf and nan included: the trusted side's JSON reader takes them
     if (kind is tuple or kind is list) and depth < 4:
         items = [encode(item, depth + 1) for item in value[:MAX_ITEMS]]
         return {"tuple" if kind is tuple else "list": items}
@@ -203,7 +218,7 @@ class Session:
         self.root = os.path.realpath(root)
         self.package_name = package
         sys.path.insert(0, self.root)
-        self.package = importlib.import_module(package)
+        self.package = import_student(package, self.root)
         self.modules = [
             module for name, module in _list(sys.modules.items())
             if name == package or name.startswith(package + ".")
@@ -372,6 +387,40 @@ class Session:
         return [encode(card) for card in cards]
 
 
+SHADOWED: list[Any] = []
+"""Modules of the worker's that a student module took the name of (kept alive: the worker still uses them)."""
+
+
+def import_student(package: str, root: str) -> Any:
+    """Import the student's top-level module even when the worker has a module of that name loaded.
+
+    A name Python itself loads before any program (os, io, sys...) stays Python's, as in any interpreter:
+    the student is told to rename the module.
+    """
+    top = package.partition(".")[0]
+    loaded = sys.modules.get(top)
+    if loaded is not None and not _from_root(loaded, root):
+        if top in STARTUP_MODULES or top in ALWAYS_LOADED or top in sys.builtin_module_names:
+            raise StudentFault(_taken(top))
+        for name in _list(sys.modules):
+            if name == top or name.startswith(top + "."):
+                SHADOWED.append(sys.modules.pop(name))
+    module = importlib.import_module(package)
+    if not _from_root(module, root):
+        raise StudentFault(_taken(top))
+    return module
+
+
+def _from_root(module: Any, root: str) -> bool:
+    path = _getattr(module, "__file__", None)
+    return _type(path) is str and os.path.realpath(path).startswith(root + os.sep)
+
+
+def _taken(name: str) -> str:
+    return (f"your module is named {name}, like a module of Python's own that every program has loaded "
+            f"before yours, so Python never imports yours: rename it (for example to my_{name})")
+
+
 def queue_size(queue: Any, *, bounded: bool) -> int:
     """The student queue's size(), which must be a whole number (and, bounded, 0..MAX_ITEMS to drain it)."""
     size = queue.size()
@@ -424,6 +473,11 @@ class WatchedStacks:
 
 def describe(error: BaseException, root: str) -> dict:
     """An exception as plain data, its traceback cut to frames in the student's own files."""
+    if "null bytes" in _safe(lambda: _str(error)):
+        found = find_nul_byte(root)
+        if found:
+            return {"type": "SyntaxError", "message": f"{found[0]} line {found[1]} holds a NUL byte (\\x00), "
+                                                      "which Python source cannot contain", "traceback": ""}
     frames = [
         frame for frame in traceback.extract_tb(error.__traceback__)
         if os.path.realpath(frame.filename).startswith(root + os.sep)
@@ -436,6 +490,53 @@ def describe(error: BaseException, root: str) -> dict:
         "message": _safe(lambda: _str(error)),
         "traceback": "".join(lines)[-4000:],
     }
+
+
+def find_nul_byte(root: str) -> tuple[str, int] | None:
+    """The first student .py file (relative path) and line holding a NUL byte, if any."""
+    for folder, folders, files in os.walk(root):
+        folders.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                try:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                except OSError:
+                    continue
+                if b"\0" in data:
+                    return os.path.relpath(path, root), data[: data.index(b"\0")].count(b"\n") + 1
+    return None
+
+
+class Quitter:
+    """quit() and exit() as a normal interpreter's site module offers them: they raise SystemExit."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
+
+    def __call__(self, code: Any = None) -> None:
+        raise SystemExit(code)
+
+
+def seed_randomness() -> None:
+    """Reset the random generators to CALL_SEED: a call that uses unseeded randomness gives the same answer on
+    every run (random.seed() and random.Random() without a seed get CALL_SEED too)."""
+    _random.seed(CALL_SEED)
+
+
+def _seed_unseeded() -> None:
+    """Make random.Random's seed(None) (what random.seed() and random.Random() do) use CALL_SEED, not urandom."""
+    original = _random.Random.seed
+
+    def seed(self, a=None, version=2):  # noqa: ANN001 - random.Random.seed's own signature
+        return original(self, CALL_SEED if a is None else a, version)
+
+    _random.Random.seed = seed
+    _random.seed = _random._inst.seed  # the module's own seed() was bound to the old method
 
 
 def serve(requests, reply) -> None:
@@ -453,11 +554,11 @@ def serve(requests, reply) -> None:
             send(reply, {"id": None, "ok": False, "fault": "bad request"})
             continue
         answer: dict = {"id": ident}
+        seed_randomness()
         try:
             if op == "hello":
                 if args.get("coverage") and COVERAGE is None:
                     COVERAGE = start_coverage(args["root"])
-                _seed_random(RANDOM_SEED)
                 session = Session(args["root"], args["package"])
                 answer.update(ok=True, value={"python": sys.version.split()[0]})
             elif op == "coverage":
@@ -467,7 +568,6 @@ def serve(requests, reply) -> None:
             elif session is None:
                 answer.update(ok=False, fault="hello first")
             else:
-                _seed_random(RANDOM_SEED)
                 answer.update(ok=True, value=_getattr(session, "op_" + op)(**args))
         except StudentFault as fault:
             answer.update(ok=False, missing=_str(fault))
@@ -484,11 +584,13 @@ def serve(requests, reply) -> None:
 
 
 def send(reply, message: dict) -> None:
-    """Write one reply line; a value that cannot be sent becomes a fault reply instead."""
+    """Write one reply line; a value that cannot be sent is the student's (encode makes every value sendable,
+    so only student code that changed the worker's objects gets here)."""
     try:
-        text = _json_dumps(message, ensure_ascii=True, allow_nan=False)
+        text = _json_dumps(message, ensure_ascii=True)
     except (TypeError, ValueError, RecursionError):
-        text = _json_dumps({"id": message.get("id"), "ok": False, "fault": "reply not serialisable"})
+        text = _json_dumps({"id": message.get("id"), "ok": False,
+                            "missing": "your code returned a value the grader cannot carry"})
     reply.write(text + "\n")
     reply.flush()
 
@@ -557,6 +659,10 @@ def main() -> None:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.setrecursionlimit(5000)
+    builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")
+    _seed_unseeded()
+    # Student code that imports __main__ finds an empty module, not the worker's objects.
+    sys.modules["__main__"] = _type(sys)("__main__")
     serve(sys.stdin, reply)
 
 

@@ -62,3 +62,20 @@ def test_every_setting_is_described_once():
     names = [setting.env for setting in SETTINGS]
     assert len(names) == len(set(names))
     assert all(setting.help for setting in SETTINGS)
+
+
+def test_deadlines_scratch_and_plain_have_defaults_and_overrides(tmp_path):
+    """deadline_multiple, deadline_floor, scratch_mb and allow_plain default to the shipped values and are read
+    from a file like any other key"""
+    config = load_config(environ={})
+    assert (config.deadline_multiple, config.deadline_floor, config.allow_plain) == (20.0, 0.5, False)
+    assert config.limits.scratch_bytes == 64 * 1024**2
+    file = tmp_path / "grading.toml"
+    file.write_text("[limits]\ndeadline_multiple = 50\ndeadline_floor = 1.5\nscratch_mb = 8\n"
+                    "[sandbox]\nallow_plain = true\n")
+    config = load_config(file, environ={})
+    assert (config.deadline_multiple, config.deadline_floor, config.allow_plain) == (50.0, 1.5, True)
+    assert config.limits.scratch_bytes == 8 * 1024**2
+    file.write_text("[limits]\ndeadline_multiple = 0.5\n")
+    with pytest.raises(ConfigError, match="limits.deadline_multiple = 0.5 from .* must be >= 1"):
+        load_config(file, environ={})

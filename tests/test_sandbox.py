@@ -11,62 +11,9 @@ from pathlib import Path
 import pytest
 
 from grader.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
-from grader.sandbox import LEVELS, Limits, level_works, make_runtime, make_spec, processes_of
+from grader.sandbox import LEVELS, level_works, processes_of
 
-# A "submission" whose shuffle() runs the code it is given: each test chooses what the student does.
-PROBE = '''
-def shuffle(deck, seed=None):
-    namespace = {}
-    exec(deck[0], namespace)
-    return namespace.get("result")
-'''
-
-
-def available(level: str) -> bool:
-    """Whether a level can be tested here; in CI every level must work (.ci/run installs bubblewrap)."""
-    if os.environ.get("CI"):
-        return True
-    return level_works(level)
-
-
-LEVEL_PARAMS = [pytest.param(level, marks=pytest.mark.skipif(not available(level),
-                                                              reason=f"{level} does not work on this machine"))
-                for level in LEVELS]
-
-
-@pytest.fixture(scope="module")
-def runtime() -> Path:
-    """The shared worker runtime, in a folder an unprivileged worker can reach (as the runner makes it)."""
-    folder = Path(tempfile.mkdtemp(prefix="war-grader-test-"))
-    folder.chmod(0o755)
-    yield make_runtime(folder / "runtime")
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture
-def tmp_path() -> Path:
-    """A scratch folder the worker's uid can traverse (pytest's own tmp_path is private to root)."""
-    folder = Path(tempfile.mkdtemp(prefix="war-grader-test-"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE, **limits: int) -> WorkerClient:
-    """A started worker on a private copy of a probe package, at the given level."""
-    tmp_path.chmod(0o711)
-    root = tmp_path / "sub" / "root"
-    (root / "probe").mkdir(parents=True)
-    (root / "probe" / "__init__.py").write_text(source)
-    root.parent.chmod(0o711)
-    spec = make_spec(root=root, package="probe", runtime=runtime, requested_level=level,
-                     limits=Limits(**limits), slot=7, coverage=False)
-    client = WorkerClient(spec, call_timeout=3.0, budget=30.0)
-    client.start()
-    return client
-
-
-def run(client: WorkerClient, code: str, timeout: float | None = None):
-    return client.call("call", timeout=timeout, function="shuffle", kwargs={"deck": [code], "seed": None})
+from sandbox_probe import LEVEL_PARAMS, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)

@@ -1,0 +1,68 @@
+"""Per-call deadlines from the reference's own time for the same call: a generous multiple, with a floor.
+
+The trusted process runs the call on the reference, through the very operations the worker runs on the
+student's code, and times it in CPU seconds (as the worker is charged: see process_clock). A call of a
+few microseconds gets the floor; a call that replays hundreds of games gets a multiple of what the
+reference needs for them. The ceiling (call_timeout or game_timeout) caps either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import reference
+
+from . import worker
+
+TIMED_OPS = frozenset({"structure_ops", "card_values", "call", "deal", "play_round", "resolve_war", "play_game",
+                       "replay"})
+"""Operations the reference can run; anything else gets the floor."""
+
+SAMPLE_DECKS = 8
+"""A replay of more decks is timed on this many and scaled up (the decks are alike)."""
+
+
+class ReferenceClock:
+    """Deadlines for one trusted process; each distinct call is timed on the reference once."""
+
+    def __init__(self, *, multiple: float, floor: float) -> None:
+        self.multiple = multiple
+        self.floor = floor
+        self.seconds: dict[str, float] = {}
+        self._session: worker.Session | None = None
+
+    def limit(self, op: str, args: dict[str, Any], ceiling: float) -> float:
+        """Seconds the student's call may be charged: multiple times the reference's, at least floor, at most
+        ceiling."""
+        return min(ceiling, max(self.floor, self.multiple * self.reference_seconds(op, args)))
+
+    def reference_seconds(self, op: str, args: dict[str, Any]) -> float:
+        """CPU seconds the reference needs for this call (0 for an operation it cannot run)."""
+        if op not in TIMED_OPS:
+            return 0.0
+        key = hashlib.sha256(json.dumps([op, args], sort_keys=True, default=str).encode()).hexdigest()
+        if key not in self.seconds:
+            self.seconds[key] = self._time(op, args)
+        return self.seconds[key]
+
+    def _time(self, op: str, args: dict[str, Any]) -> float:
+        scale = 1.0
+        if op == "replay" and isinstance(args.get("decks"), list) and len(args["decks"]) > SAMPLE_DECKS:
+            scale = len(args["decks"]) / SAMPLE_DECKS
+            args = dict(args, decks=args["decks"][:SAMPLE_DECKS])
+        session = self._reference()
+        started = time.process_time()
+        try:
+            getattr(session, "op_" + op)(**args)
+        except Exception:  # noqa: BLE001 - a call the reference refuses still took its time
+            pass
+        return (time.process_time() - started) * scale
+
+    def _reference(self) -> worker.Session:
+        if self._session is None:
+            self._session = worker.Session(str(Path(str(reference.__file__)).parent.parent), "reference")
+        return self._session

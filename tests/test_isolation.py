@@ -1,0 +1,262 @@
+"""Isolation at every level: what the worker sees and may write, whose uid it runs as, and how it ends."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
+from grader.checks import Opaque, decode
+from grader.config import load_config
+from grader.harness import Student
+from grader.sandbox import SandboxError, choose_level, processes_of, uid_block
+
+from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, probe_client, run, runtime, tmp_path  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("level", NAMESPACED_PARAMS)
+def test_the_suites_the_reference_and_the_host_are_not_there(tmp_path, runtime, level):
+    """Under bubblewrap and unshare the worker sees its copy, Python and /tmp: no suites, reference or /work"""
+    client = probe_client(tmp_path, runtime, level)
+    suites, reference = ROOT / "grader" / "suites", ROOT / "reference"
+    try:
+        code = ("import os\nresult = [os.path.exists(p) for p in "
+                f"({str(suites)!r}, {str(reference)!r}, {str(tmp_path)!r}, '/home', '/work', '/root/.bashrc', "
+                "'/etc/passwd')]")
+        assert run(client, code) == {"list": [False] * 7}
+        assert run(client, "import os; result = sorted(os.listdir('/submission'))") == {"list": ["probe"]}
+        assert run(client, "import importlib.util; result = importlib.util.find_spec('reference') is None") is True
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", NAMESPACED_PARAMS)
+def test_student_writes_stop_at_the_scratch_quota(tmp_path, runtime, level):
+    """Writing without end fills a size-limited private /tmp and stops there; the copy and / are read-only"""
+    client = probe_client(tmp_path, runtime, level, scratch_bytes=8 * 1024**2)
+    try:
+        code = ("import os\nwritten = 0\ntry:\n    for i in range(100):\n"
+                "        with open(f'/tmp/fill{i}', 'wb') as f:\n            f.write(b'x' * 1024 * 1024)\n"
+                "        written += 1024 * 1024\nexcept OSError as error:\n    stop = error.errno\n"
+                "result = written")
+        written = run(client, code)
+        assert 6 * 1024**2 <= written <= 8 * 1024**2
+        for target in ("/submission/probe/planted.py", "/planted", "/usr/planted", "/dev/planted"):
+            code = (f"try:\n    open({target!r}, 'w').write('x')\n    result = 'wrote'\n"
+                    "except OSError:\n    result = 'denied'")
+            assert run(client, code) == "denied", target
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_the_private_tmp_is_writable_and_is_the_working_folder(tmp_path, runtime, level):
+    """The worker can write a file in its temporary folder and its working folder (README's "private /tmp")"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        code = ("import os, tempfile\nopen(os.path.join(tempfile.gettempdir(), 'note'), 'w').write('x')\n"
+                "open('here.txt', 'w').write('y')\nresult = os.getcwd() == tempfile.gettempdir()")
+        assert run(client, code) is True
+    finally:
+        client.stop()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can run workers as other uids")
+@pytest.mark.parametrize("level", [param for param in LEVEL_PARAMS if param.values[0] == "plain"])
+def test_at_plain_what_the_worker_left_in_tmp_is_deleted(tmp_path, runtime, level):
+    """At plain nothing hides the host's /tmp: the files the worker's uid wrote there go when it stops"""
+    client = probe_client(tmp_path, runtime, level)
+    planted = Path(f"/tmp/war-grader-planted-{os.getpid()}")
+    try:
+        run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
+        assert planted.exists()
+    finally:
+        client.stop()
+    assert not planted.exists()
+
+
+def test_plain_is_refused_unless_the_instructor_opts_in(tmp_path):
+    """--sandbox plain without sandbox.allow_plain is one sentence naming the setting; with it, plain is used
+    and every result says the suites were readable"""
+    with pytest.raises(SandboxError, match="allow_plain"):
+        choose_level("plain")
+    assert choose_level("plain", allow_plain=True) == "plain"
+    config = tmp_path / "plain.toml"
+    config.write_text("[sandbox]\nlevel = 'plain'\n")
+    perfect = str(ROOT / "tests" / "submissions" / "perfect")
+    completed = subprocess.run([sys.executable, "-m", "grader", "grade", perfect,
+                                "--out", str(tmp_path / "out"), "--config", str(config)],
+                               capture_output=True, text=True, timeout=120, check=False)
+    assert completed.returncode == 2 and not (tmp_path / "out" / "perfect").exists()
+    assert completed.stderr.count("\n") == 1 and "allow_plain" in completed.stderr
+    config.write_text("[sandbox]\nlevel = 'plain'\nallow_plain = true\n")
+    assert load_config(config, environ={}).allow_plain is True
+    completed = subprocess.run([sys.executable, "-m", "grader", "grade", perfect,
+                                "--out", str(tmp_path / "out"), "--config", str(config), "--json"],
+                               capture_output=True, text=True, timeout=300, check=False)
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads((tmp_path / "out" / "perfect" / "results.json").read_text())["extra_data"]
+    assert result["sandbox"] == "plain" and "hidden suites" in result["sandbox_warning"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can run workers as other uids")
+def test_two_graders_never_share_a_worker_uid_nor_kill_each_others_workers(tmp_path, runtime):
+    """A second grader process holds another uid block, and killing every uid of its block spares our worker"""
+    level = "bwrap" if choose_level("auto") == "bwrap" else "unshare"
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        mine = uid_block()
+        other = subprocess.run(
+            [sys.executable, "-c", "from grader.sandbox import uid_block, kill_uid, UID_BLOCK\n"
+             "first = uid_block()\nfor uid in range(first, first + UID_BLOCK):\n    kill_uid(uid)\nprint(first)"],
+            capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
+        theirs = int(other.stdout)
+        assert theirs >= mine + 64 or theirs + 64 <= mine
+        assert mine <= client.spec.uid < mine + 64
+        assert run(client, "result = 'still here'") == "still here"
+        assert processes_of(client.spec.uid)
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_closing_every_descriptor_then_looping_ends_in_seconds(tmp_path, runtime, level):
+    """os.closerange(3, 256) and an endless loop is a crash within seconds, not a grader hung for minutes"""
+    client = probe_client(tmp_path, runtime, level)
+    started = time.monotonic()
+    try:
+        with pytest.raises((StudentCrash, StudentTimeout)):
+            run(client, "import os\nos.closerange(3, 256)\nwhile True:\n    pass", timeout=2.0)
+        assert time.monotonic() - started < 15
+        assert run(client, "result = 'alive'") == "alive"
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_segfault_and_a_sigkill_are_named_by_their_signal(tmp_path, runtime, level):
+    """A crash in C reads "killed by SIGSEGV"; SIGKILL and MemoryError carry the out-of-memory hint"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        with pytest.raises(StudentCrash, match="killed by SIGSEGV"):
+            run(client, "import ctypes\nctypes.string_at(0)")
+        with pytest.raises(StudentCrash, match=r"killed by SIGKILL \(out of memory"):
+            run(client, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")
+        with pytest.raises(StudentRaised, match="raised MemoryError: it ran out of memory"):
+            run(client, "result = bytearray(8 * 1024 ** 3)")
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_infinity_nan_and_huge_ints_are_answers_not_grader_faults(tmp_path, runtime, level):
+    """float('inf'), nan and a 5000-digit int come back as values the checks can compare"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        assert decode(run(client, "result = float('inf')")) == math.inf
+        assert math.isnan(decode(run(client, "result = [float('nan')]"))[0])
+        assert decode(run(client, "result = 10 ** 100")) == 10**100
+        huge = decode(run(client, "result = 10 ** 5000"))
+        assert isinstance(huge, Opaque) and huge.type_name == "int"
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, runtime, level):
+    """`import __main__` finds nothing of the worker, and a Session patched another way is the student's fault"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        assert run(client, "import __main__\nresult = sorted(vars(__main__))") == {"list": ["__name__"]} or \
+            run(client, "import __main__\nresult = hasattr(__main__, 'Session')") is False
+        patch = ("import gc\nfor o in gc.get_objects():\n"
+                 "    if isinstance(o, type) and o.__name__ == 'Session' and hasattr(o, 'op_play_round'):\n"
+                 "        o.op_play_round = lambda self, **kw: {}\n        o.op_structure_ops = lambda self, **kw: 7\n"
+                 "result = 'patched'")
+        assert run(client, patch) == "patched"
+        student = Student(client, game_timeout=5.0)
+        with pytest.raises(StudentMissing, match="answered in a form the grader never asked for"):
+            student.play_round(["5"], ["3"])
+        with pytest.raises(StudentMissing):
+            student.queue_ops(("size",))
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level):
+    """A package called json (the worker imports json) is imported from the copy, not the standard library"""
+    client = probe_client(tmp_path, runtime, level, package="json")
+    try:
+        assert run(client, "import json\nresult = json.__file__.endswith('json/__init__.py')") is True
+        assert run(client, "import json\nresult = hasattr(json, 'shuffle')") is True  # json is the student's
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_module_named_like_one_python_always_loads_is_told_to_rename(tmp_path, runtime, level):
+    """A package called os cannot be imported by any interpreter: one sentence asks to rename it"""
+    with pytest.raises(Ungradable, match="your module is named os.*rename it"):
+        probe_client(tmp_path, runtime, level, package="os")
+
+
+def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
+    """json.py holding a correct solution scores 100, not 0 for "your code has no Queue" """
+    from grader.cli import grade
+
+    student = tmp_path / "alice"
+    student.mkdir()
+    (student / "json.py").write_text((ROOT / "tests" / "submissions" / "single_file" / "war.py").read_text())
+    [result] = grade(paths=[student], out=tmp_path / "out", jobs=1, quiet=True,
+                     config_path=ROOT / "tests" / "data" / "grading-test.toml")
+    assert (result.outcome, result.score) == ("graded", 100)
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_nul_byte_is_reported_in_its_own_file_and_line(tmp_path, runtime, level):
+    """A NUL byte on line 3 of game.py makes the package ungradable naming game.py line 3, not __init__.py"""
+    source = "# the package\n\n\nfrom .game import play\n"
+    with pytest.raises(Ungradable, match=r"game\.py line 3 holds a NUL byte") as caught:
+        probe_client(tmp_path, runtime, level, source=source, files={"game.py": b"def play():\n    pass\nx = '\x00'\n"})
+    assert "__init__" not in str(caught.value)
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_unseeded_randomness_gives_the_same_answer_every_call(tmp_path, runtime, level):
+    """random without a seed, random.seed() and random.Random() repeat exactly, call after call and restart"""
+    client = probe_client(tmp_path, runtime, level)
+    code = ("import random\nfirst = random.random()\nrandom.seed()\nsecond = random.random()\n"
+            "result = [first, second, random.Random().random()]")
+    try:
+        answers = [run(client, code), run(client, code)]
+        client.stop()
+        answers.append(run(client, code))
+        assert answers[0] == answers[1] == answers[2]
+        seeded = run(client, "import random\nresult = random.Random(7).random()")
+        assert seeded == {"float": random.Random(7).random()}  # an explicit seed is the student's own
+    finally:
+        client.stop()
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_quit_and_exit_stop_the_program_as_in_any_interpreter(tmp_path, runtime, level):
+    """quit() and exit() exist and raise SystemExit: "tried to stop the program", not a NameError"""
+    client = probe_client(tmp_path, runtime, level)
+    try:
+        for name in ("quit", "exit"):
+            with pytest.raises(StudentRaised, match="tried to stop the program") as caught:
+                run(client, f"{name}(3)")
+            assert caught.value.exception["type"] == "SystemExit"
+    finally:
+        client.stop()
