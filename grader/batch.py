@@ -12,6 +12,7 @@ from typing import Callable
 
 from . import __version__
 from .config import Config
+from .guardian import guarded
 from .output import OutputFolder, open_output
 from .report import ReportError, render_results
 from .results import GradeResult
@@ -84,7 +85,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
             progress(result, False)
 
         if todo:
-            with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
+            with guarded(), scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
                 grade_all(todo, batch, jobs=jobs, on_result=save)
         ordered = [results[submission.student] for submission in submissions]
         report = BatchReport(ordered, kept=len(submissions) - len(todo))

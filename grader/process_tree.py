@@ -51,3 +51,12 @@ def _children(pid: int) -> list[int]:
         except (OSError, ValueError):
             continue
     return children
+
+
+def start_time(pid: int) -> int | None:
+    """When pid started, in clock ticks since boot (tells a process from a later one given the same pid)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[19])

@@ -350,3 +350,27 @@ def test_a_class_of_every_shape_is_graded_student_by_student(tmp_path):
     assert second.returncode == 0, second.stderr
     assert "reports" not in grades(out) and second.stderr.count("(unchanged since the last run)") == len(students)
     assert f"skipped {out}: a war-grader output folder" in second.stderr
+
+
+def test_kill_9_of_the_main_process_stops_its_runs_and_workers(tmp_path):
+    """Defect 4: killing only the main process does not leave runs and workers grading for nothing"""
+    klass, out, tmpdir = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
+    tmpdir.mkdir()
+    perfect(klass / "a_first")
+    shutil.copytree(CORPUS / "infinite_loop_in_war", klass / "b_hangs")
+    slow = tmp_path / "slow.toml"  # b_hangs would take a minute: long after the main process is gone
+    slow.write_text("[limits]\ncall_timeout = 5.0\ngame_timeout = 10.0\nsubmission_timeout = 120.0\n")
+    process = start_war_grader("grade", str(klass), "--out", str(out), "--config", str(slow), "--jobs", "1",
+                               tmpdir=tmpdir)
+    try:
+        assert wait_for(lambda: (out / "a_first" / "results.json").exists(), 120)
+        assert wait_for(lambda: processes_mentioning(str(tmpdir / SCRATCH_PREFIX)), 30)  # b_hangs is running
+        time.sleep(1)
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    killed = time.monotonic()
+    assert wait_for(lambda: not processes_mentioning(str(tmpdir / SCRATCH_PREFIX)), 20)
+    assert time.monotonic() - killed < 5, "the runs went on after the main process was killed"
