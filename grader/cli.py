@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -218,8 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _grade_command(args: argparse.Namespace) -> int:
     """grade: run, then the JSON or the summary; a class file that could not be written is one line, status 1."""
-    report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
-                       timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, force=args.force)
+    previous = signal.signal(signal.SIGTERM, _stop)  # kill (SIGTERM) stops as cleanly as Ctrl-C
+    try:
+        report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
+                           timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, force=args.force)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if args.json:
         print(json.dumps([r.to_json() for r in report.results], indent=2))
     else:
@@ -229,6 +234,11 @@ def _grade_command(args: argparse.Namespace) -> int:
                         "again to rebuild the rest"), file=sys.stderr)
         return EXIT_FAULT
     return EXIT_FAULT if any(r.outcome == "grader_fault" for r in report.results) else EXIT_OK
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM handler: stop the batch the way Ctrl-C does."""
+    raise KeyboardInterrupt
 
 
 def _render(out: Path, view: str) -> list[Any]:

@@ -173,8 +173,9 @@ def test_kill_9_mid_batch_then_the_same_command_finishes_without_regrading(tmp_p
     assert_consistent(out, names)
 
 
-def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(tmp_path):
-    """SIGINT mid-batch: exit 130 with one line, finished results kept, no run or worker left, scratch removed"""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(tmp_path, stop):
+    """Ctrl-C (or kill) mid-batch: exit 130, one line, finished results kept, no run or worker left, no scratch"""
     klass, out, tmpdir = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
     tmpdir.mkdir()
     perfect(klass / "a_first")
@@ -186,7 +187,7 @@ def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(tmp_
         assert wait_for(lambda: (out / "a_first" / "results.json").exists(), 120)
         assert wait_for(lambda: processes_mentioning(str(tmpdir / SCRATCH_PREFIX)), 30)  # b_hangs is running
         time.sleep(1)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         interrupted = time.monotonic()
         _, stderr = process.communicate(timeout=60)
         stopped_after = time.monotonic() - interrupted
@@ -196,7 +197,7 @@ def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(tmp_
     assert process.returncode == 130
     assert stopped_after < 6, f"{stopped_after:.1f} s from Ctrl-C to exit: the running submission was waited for"
     assert "interrupted" in stderr and "Traceback" not in stderr
-    assert saved(out, "a_first")["score"] == 100
+    assert saved(out, "a_first")["score"] == 100, saved(out, "a_first")["extra_data"]["reason"]
     assert not (out / "b_hangs" / "results.json").exists()
     assert wait_for(lambda: not processes_mentioning(str(tmpdir / SCRATCH_PREFIX)), 10)
     assert not list(tmpdir.glob(SCRATCH_PREFIX + "*"))
@@ -374,3 +375,18 @@ def test_kill_9_of_the_main_process_stops_its_runs_and_workers(tmp_path):
     killed = time.monotonic()
     assert wait_for(lambda: not processes_mentioning(str(tmpdir / SCRATCH_PREFIX)), 20)
     assert time.monotonic() - killed < 5, "the runs went on after the main process was killed"
+
+
+def test_results_with_text_that_is_not_unicode_are_written_whole(tmp_path):
+    """Defect 2: a lone surrogate (from a file name that is not UTF-8) never leaves results.json empty"""
+    from dataclasses import replace
+
+    from grader.results import read_results, write_results
+
+    example = read_results(ROOT / "tests" / "data" / "results" / "perfect_score" / "results.json")
+    odd = replace(example, outcome="ungradable", reason="caf" + os.fsdecode(b"\xe9") + ".py is larger than 1024 KiB")
+    path = tmp_path / "odd" / "results.json"
+    write_results(odd, path, settings="abc")
+    back = read_results(path)
+    assert back.reason == "caf?.py is larger than 1024 KiB" and back.score == example.score
+    assert json.loads(path.read_text(encoding="utf-8"))["extra_data"]["settings"] == "abc"
