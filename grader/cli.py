@@ -206,9 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GradingError as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_FAULT
-    except OSError as error:  # the output folder failed while grading (a full disk): what is saved is kept
-        print(printable(f"war-grader: cannot write {error.filename or 'the results'}: {error.strerror or error}; "
-                        "the results saved so far are kept, run the same command again to finish"), file=sys.stderr)
+    except OSError as error:  # the disk failed mid-batch (full): every results.json saved so far is kept
+        where = f"{error.filename}: " if error.filename else ""
+        print(printable(f"war-grader: {where}{error.strerror or error}; every result saved before it is kept, "
+                        "run the same command again to finish"), file=sys.stderr)
         return EXIT_FAULT
     except KeyboardInterrupt:
         print("war-grader: interrupted; every result finished before it is saved, run the same command again "

@@ -390,3 +390,24 @@ def test_results_with_text_that_is_not_unicode_are_written_whole(tmp_path):
     back = read_results(path)
     assert back.reason == "caf?.py is larger than 1024 KiB" and back.score == example.score
     assert json.loads(path.read_text(encoding="utf-8"))["extra_data"]["settings"] == "abc"
+
+
+def test_a_full_disk_mid_batch_stops_with_one_line_and_keeps_what_was_saved(tmp_path, monkeypatch, capsys):
+    """Defect 5: results.json cannot be written for the second student: exit 1, one line, the first kept whole"""
+    klass, out = tmp_path / "class", tmp_path / "out"
+    perfect(klass / "alice")
+    perfect(klass / "bob")
+    real = output.write_results
+
+    def full(result, path, **kwargs):
+        if result.student == "bob":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(result, path, **kwargs)
+
+    monkeypatch.setattr(output, "write_results", full)
+    status = cli.main(["grade", str(klass), "--out", str(out), "--config", str(FAST), "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert f"war-grader: {out / 'bob' / 'results.json'}: No space left on device" in err and "Traceback" not in err
+    assert saved(out, "alice")["score"] == 100 and not (out / "bob").exists()
+    assert not (out / "grades.csv").exists() and not (out / "index.html").exists()
