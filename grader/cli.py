@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from . import __version__
 from .batch import BatchReport, find_class, grade_into
 from .config import Config, ConfigError, load_config
-from .output import OutputError, batch_students, grades_csv
+from .output import OutputError, batch_students, grades_csv, locked
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
@@ -247,7 +247,10 @@ def _render(out: Path, view: str) -> list[Any]:
     from .report import ReportError, render_reports  # noqa: PLC0415 - the report command alone needs it
 
     try:
-        return render_reports(out, view=view, students=batch_students(out))
+        if not out.is_dir():
+            return render_reports(out, view=view)  # its one-line error
+        with locked(out):
+            return render_reports(out, view=view, students=batch_students(out))
     except ReportError as error:
         raise UsageError(str(error)) from None
 

@@ -133,7 +133,17 @@ def open_output(path: Path, *, students: int) -> Iterator[OutputFolder]:
     if free < needed:
         raise OutputError(f"--out {path}: {free / 2**20:.0f} MiB free, {needed / 2**20:.0f} MiB wanted for "
                           f"{students} student{'s' * (students != 1)}")
-    descriptor = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    with locked(path) as descriptor:
+        yield OutputFolder(path, descriptor)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[int]:
+    """Hold the lock of the output folder at path (an existing folder); OutputError if another process does."""
+    try:
+        descriptor = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        raise OutputError(f"--out {path}: cannot lock it ({error.strerror or error})") from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:
@@ -147,6 +157,6 @@ def open_output(path: Path, *, students: int) -> Iterator[OutputFolder]:
     try:
         os.ftruncate(descriptor, 0)
         os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
-        yield OutputFolder(path, descriptor)
+        yield descriptor
     finally:
         os.close(descriptor)

@@ -108,7 +108,7 @@ def find_submissions(paths: list[Path], *, exclude: tuple[Path, ...] = ()) -> Fo
         for child in sorted(path.iterdir()):
             if child.name.startswith(".") or child.name in NOISE_NAMES:
                 continue
-            if _resolved(child) in excluded or (child / OUTPUT_MARKER).exists():
+            if _resolved(child) in excluded or _is_output_folder(child):
                 skipped.append(f"{child}: a war-grader output folder, not a student")
             elif child.is_dir() or (child.is_file() and child.suffix in (".zip", ".py")
                                     and child.name not in SKIPPED_NAMES):
@@ -119,6 +119,11 @@ def find_submissions(paths: list[Path], *, exclude: tuple[Path, ...] = ()) -> Fo
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
         found.extend(students)
     return Found(_unique(found), skipped)
+
+
+def _is_output_folder(folder: Path) -> bool:
+    """A war-grader output folder: it holds the grader's lock, or grades.csv beside index.html."""
+    return (folder / OUTPUT_MARKER).exists() or all((folder / name).is_file() for name in ("grades.csv", "index.html"))
 
 
 def _resolved(path: Path) -> Path:

@@ -411,3 +411,18 @@ def test_a_full_disk_mid_batch_stops_with_one_line_and_keeps_what_was_saved(tmp_
     assert f"war-grader: {out / 'bob' / 'results.json'}: No space left on device" in err and "Traceback" not in err
     assert saved(out, "alice")["score"] == 100 and not (out / "bob").exists()
     assert not (out / "grades.csv").exists() and not (out / "index.html").exists()
+
+
+def test_report_refuses_a_folder_being_graded(tmp_path, capsys):
+    """report on an output folder another war-grader holds is one line and status 2, and writes nothing"""
+    out = tmp_path / "out"
+    shutil.copytree(ROOT / "tests" / "data" / "results" / "perfect_score", out / "perfect_score")
+    holder = os.open(out / output.LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        assert cli.main(["report", str(out)]) == 2
+    finally:
+        os.close(holder)
+    assert "another war-grader is writing there" in capsys.readouterr().err
+    assert not (out / "index.html").exists()
+    assert cli.main(["report", str(out)]) == 0 and (out / "index.html").exists()

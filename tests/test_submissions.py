@@ -266,9 +266,12 @@ def test_the_output_folder_inside_the_class_is_not_a_student(tmp_path):
     (tmp_path / "reports").mkdir()
     (tmp_path / "old-reports").mkdir()
     (tmp_path / "old-reports" / OUTPUT_MARKER).write_text("")
+    (tmp_path / "older").mkdir()
+    for name in ("grades.csv", "index.html"):
+        (tmp_path / "older" / name).write_text("")
     found = find_submissions([tmp_path], exclude=(tmp_path / "reports",))
     assert [s.student for s in found.submissions] == ["alice", "bob"]
-    assert len(found.skipped) == 2 and all("war-grader output folder" in line for line in found.skipped)
+    assert len(found.skipped) == 3 and all("war-grader output folder" in line for line in found.skipped)
 
 
 def test_students_named_like_output_files_or_differing_in_case_get_distinct_names(tmp_path):
