@@ -14,6 +14,7 @@ from . import __version__
 from .batch import BatchReport, find_class, grade_into
 from .config import Config, ConfigError, load_config
 from .output import OutputError, batch_students, grades_csv, locked
+from .report import ReportError, render_reports
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
@@ -244,8 +245,6 @@ def _stop(signum: int, frame: object) -> None:
 
 def _render(out: Path, view: str) -> list[Any]:
     """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv)."""
-    from .report import ReportError, render_reports  # noqa: PLC0415 - the report command alone needs it
-
     try:
         if not out.is_dir():
             return render_reports(out, view=view)  # its one-line error
