@@ -318,9 +318,3 @@ def read_results(path: Path) -> GradeResult:
     """Read a results.json written by write_results."""
     return GradeResult.from_json(json.loads(path.read_text(encoding="utf-8")))
 
-
-def read_settings(path: Path) -> str:
-    """The settings digest a results.json was written with ("" if none)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    settings = data.get("extra_data", {}).get("settings", "") if isinstance(data, dict) else ""
-    return settings if isinstance(settings, str) else ""

@@ -91,6 +91,13 @@ def find_submissions(paths: list[Path], *, exclude: tuple[Path, ...] = ()) -> Fo
     __pycache__ and __MACOSX are ignored; any other child that is not a submission (a text file, a FIFO,
     a broken link, a war-grader output folder or a folder in `exclude`) is listed in `skipped`.
     """
+    try:
+        return _find(paths, exclude)
+    except OSError as error:  # an unreadable folder on the instructor's side: one line, not a traceback
+        raise UsageError(f"{error.filename or paths[0]}: cannot read it ({error.strerror or error})") from None
+
+
+def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
     found: list[Submission] = []
     skipped: list[str] = []
     excluded = {_resolved(path) for path in exclude}

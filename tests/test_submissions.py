@@ -298,3 +298,16 @@ def test_a_folder_named_like_a_module_inside_the_package_is_ignored(tmp_path):
     (source / "starter" / "x.py").mkdir()
     copy = prepare(discover([source])[0], tmp_path / "work")
     assert sorted(copy.files) == ["starter/__init__.py", "starter/game.py"]
+
+
+def test_an_unreadable_class_folder_is_a_usage_error(tmp_path, monkeypatch):
+    """A class folder that cannot be listed is one sentence naming it, not a traceback"""
+    package(tmp_path / "alice")
+    package(tmp_path / "bob")
+
+    def denied(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", denied)
+    with pytest.raises(UsageError, match=f"{tmp_path}: cannot read it \\(Permission denied\\)"):
+        discover([tmp_path])
