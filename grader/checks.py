@@ -87,7 +87,8 @@ def expect_cards(actual: list[Any], expected: list[str], label: str) -> None:
     if where is None:
         return
     if len(actual) != len(expected) and where == min(len(actual), len(expected)):
-        detail = f"it holds {len(actual)} cards where {len(expected)} were expected"
+        detail = (f"it holds {len(actual)} card{'s' if len(actual) != 1 else ''} where {len(expected)} "
+                  f"{'were' if len(expected) != 1 else 'was'} expected")
     else:
         detail = f"position {where + 1} holds {show(actual[where])} where {show(expected[where])} was expected"
     raise Mismatch(

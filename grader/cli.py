@@ -1,4 +1,4 @@
-"""The war-grader command line: grade, check, report. It parses; the functions beside it work."""
+"""The war-grader command line: grade, check, report, merge, export. It parses; the functions beside it work."""
 
 from __future__ import annotations
 
@@ -13,11 +13,16 @@ from typing import Any, Sequence
 from . import __version__
 from .batch import BatchReport, find_class, grade_into
 from .config import Config, ConfigError, load_config
+from .export.classroom import UNITS, ExportError, export_classroom
+from .export.gradescope import export_gradescope
+from .junit import write_junit
+from .merge import MergeError, merge_shards
 from .output import OutputError, batch_students, grades_csv, locked
 from .report import ReportError, render_reports
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
+from .shards import Shard, write_manifest
 from .submissions import Submission, UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
@@ -63,10 +68,11 @@ def _summary_score(result: GradeResult) -> str:
 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
           timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
-          force: bool = False) -> list[GradeResult]:
-    """Grade every submission at paths into out; the results, or OutputError if the class files failed."""
+          force: bool = False, shard: Shard | None = None) -> list[GradeResult]:
+    """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
+    the class files failed."""
     report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
-                       sandbox=sandbox, quiet=quiet, force=force)
+                       sandbox=sandbox, quiet=quiet, force=force, shard=shard)
     if report.write_error:
         raise OutputError(report.write_error)
     return report.results
@@ -74,15 +80,18 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
 
 def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
               timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
-              force: bool = False) -> BatchReport:
-    """The grade command: find the class, say what is skipped, grade into out with a progress display."""
+              force: bool = False, shard: Shard | None = None) -> BatchReport:
+    """The grade command: find the class, say what is skipped, grade (a shard of) it into out with a progress
+    display; a sharded run also writes OUT/shard.json for merge."""
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     submissions, skipped = find_class(paths, out)
     for line in skipped:
         print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
-    report = grade_into(submissions, out, config, jobs=jobs, force=force,
-                        progress=Progress(len(submissions), quiet=quiet))
+    chosen = shard.select(submissions) if shard else submissions
+    report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=Progress(len(chosen), quiet=quiet))
     report.skipped = skipped
+    if shard:
+        write_manifest(out, shard, submissions)
     return report
 
 
@@ -157,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--force", action="store_true", help="regrade every student, even those whose "
                               "saved result still stands (same submission, grader and settings)")
     grade_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    grade_parser.add_argument("--shard", type=_shard, metavar="I/N", help="grade only slice I of N of the class "
+                              "(by a hash of each student's name); combine the slices with `war-grader merge`")
+    grade_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
 
     check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
                                        description="Grade the reference (must score full marks) and the starter "
@@ -170,7 +182,43 @@ def build_parser() -> argparse.ArgumentParser:
                                         "the results.json files, without regrading.")
     report_parser.add_argument("out", type=Path, metavar="OUT")
     report_parser.add_argument("--view", choices=("student", "instructor"), default="student")
+
+    merge_parser = commands.add_parser("merge", help="combine the outputs of `grade --shard i/n` runs",
+                                       description="Combine the --out folders of every shard of one class into one "
+                                       "grades.csv, results.json per student and index.html, in class order.")
+    merge_parser.add_argument("shards", nargs="+", type=Path, metavar="SHARD_OUT", help="a shard's output folder")
+    merge_parser.add_argument("--out", type=Path, default=Path("reports"), help="merged folder (default reports)")
+    merge_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
+    merge_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+
+    export_parser = commands.add_parser("export", help="write a GitHub Classroom template or a Gradescope autograder",
+                                        description="Package the assignment for the platform the class lives on.")
+    targets = export_parser.add_subparsers(dest="target", required=True, metavar="TARGET")
+    classroom_parser = targets.add_parser("classroom", help="a GitHub Classroom template repository",
+                                          description="Write a template repository: the starter package, "
+                                          "ASSIGNMENT.md as README.md, the public tests (plain pytest against "
+                                          "./starter) and an autograding workflow. No hidden suite goes in.")
+    classroom_parser.add_argument("folder", type=Path, metavar="DIR", help="a new or empty folder")
+    classroom_parser.add_argument("--per", choices=UNITS, default="category", help="one graded workflow step per "
+                                  "public test file (category, 10 points each) or per test function (test, 1 point "
+                                  "each); default category")
+    classroom_parser.add_argument("--weights", type=Path, metavar="FILE", help='a TOML file whose [weights] table '
+                                  'gives points by test file ("test_cards.py" = 15) or function '
+                                  '("test_cards.py::test_name" = 2)')
+    gradescope_parser = targets.add_parser("gradescope", help="a Gradescope autograder zip",
+                                           description="Write Gradescope's autograder format: setup.sh, "
+                                           "run_autograder, the grader as a bundled wheel and your settings.")
+    gradescope_parser.add_argument("zip", type=Path, metavar="FILE.zip", help="the zip to write")
+    gradescope_parser.add_argument("--config", type=Path, help="your grading.toml (default: the built-in settings)")
     return parser
+
+
+def _shard(text: str) -> Shard:
+    """argparse's reading of --shard I/N."""
+    try:
+        return Shard.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -197,11 +245,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                             print(printable(f"  {result.student}: {test.id}: {test.outcome}: {test.sentence}"))
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
+        if args.command == "merge":
+            results = merge_shards(args.shards)
+            write_outputs(results, args.out)
+            _render(args.out, "student")
+            if args.junit:
+                _write_junit(results, args.junit)
+            print(json.dumps([r.to_json() for r in results], indent=2) if args.json else summary(results, args.out))
+            return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
+        if args.command == "export":
+            return _export(args)
         if args.command == "report":
             written = _render(args.out, args.view)
             print(f"rendered {len(written)} pages in {args.out}/")
             return EXIT_OK
-    except (UsageError, ConfigError, SandboxError, OutputError) as error:
+    except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except GradingError as error:
@@ -224,9 +282,12 @@ def _grade_command(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _stop)  # kill (SIGTERM) stops as cleanly as Ctrl-C
     try:
         report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
-                           timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, force=args.force)
+                           timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, force=args.force,
+                           shard=args.shard)
     finally:
         signal.signal(signal.SIGTERM, previous)
+    if args.junit:
+        _write_junit(report.results, args.junit)
     if args.json:
         print(json.dumps([r.to_json() for r in report.results], indent=2))
     else:
@@ -241,6 +302,33 @@ def _grade_command(args: argparse.Namespace) -> int:
 def _stop(signum: int, frame: object) -> None:
     """SIGTERM handler: stop the batch the way Ctrl-C does."""
     raise KeyboardInterrupt
+
+
+def _write_junit(results: list[GradeResult], path: Path) -> None:
+    """--junit FILE; a file that cannot be written is the user's to fix, in one line."""
+    try:
+        write_junit(results, path)
+    except OSError as error:
+        raise UsageError(f"--junit {path}: {error.strerror or error}") from None
+
+
+def _export(args: argparse.Namespace) -> int:
+    """export classroom DIR / export gradescope FILE.zip, with a line saying what was written."""
+    try:
+        if args.target == "classroom":
+            steps = export_classroom(args.folder, unit=args.per, weights=args.weights)
+        else:
+            written = export_gradescope(args.zip, config_path=args.config)
+    except OSError as error:
+        where = error.filename or (args.folder if args.target == "classroom" else args.zip)
+        raise UsageError(f"cannot write {where}: {error.strerror or error}") from None
+    if args.target == "classroom":
+        print(f"wrote the template repository {args.folder}/: {len(steps)} graded steps worth "
+              f"{sum(step.points for step in steps)} points in .github/workflows/classroom.yml")
+    else:
+        print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
+              "assignment's autograder")
+    return EXIT_OK
 
 
 def _render(out: Path, view: str) -> list[Any]:

@@ -261,4 +261,10 @@ def _environment() -> jinja2.Environment:
     )
     environment.filters["points"] = _points
     environment.filters["percent"] = lambda value: f"{value:.0f}%"
+    environment.filters["plural"] = plural
     return environment
+
+
+def plural(count: int, noun: str) -> str:
+    """"1 card", "2 cards", "0 cards": a count with its noun, whose last word takes an s unless the count is 1."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -21,6 +21,8 @@ TRACEBACK_LIMIT = (8_000, 100)
 """Characters and lines of a traceback shown."""
 MESSAGE_LIMIT = (1_000, 10)
 """Characters and lines of an exception's message shown."""
+REPRODUCTION_LIMIT = (4_000, 60)
+"""Characters and lines of a failure's reproduction shown."""
 VALUE_LIMIT = (80, 1)
 """Characters of one value in an expected/actual table."""
 DIFFERENCE_ROWS = 40
@@ -53,6 +55,9 @@ class DifferenceRow:
     differs: bool = False
     first: bool = False
     """Whether this is the first differing position."""
+    expected_type: str = ""
+    actual_type: str = ""
+    """The values' type names, given only where the two differ in type (so 5 and "5" say int and str)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,22 @@ class TestView:
     exception_message: Clipped | None
     traceback: Clipped | None
     output: Clipped | None
+    reproduction: Clipped | None
+    """The lines of Python that replay the failure, for a test whose details are shown."""
+
+
+@dataclass(frozen=True)
+class HiddenRule:
+    """What the student view says about the hidden tests of one rule: the rule and how they went, never their inputs."""
+
+    rule: str
+    outcome: str
+    """"failed" if any of them failed (error, timeout, crash and missing included), else "excused" if any was
+    excused, else "passed"."""
+    tests: int
+    """How many hidden tests check this rule."""
+    follows_from: tuple[str, ...]
+    """For excused tests: the rules already charged that explain them."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +120,8 @@ class CategoryView:
     """Hidden tests summarised instead of shown (student view)."""
     hidden_score: float
     hidden_max: float
+    hidden_rules: list[HiddenRule]
+    """The rules the hidden tests check, in suite order (hidden tests without a rule are only counted)."""
 
 
 @dataclass(frozen=True)
@@ -152,9 +175,31 @@ def category_views(result: GradeResult, *, instructor: bool) -> list[CategoryVie
                 hidden_count=len(hidden),
                 hidden_score=sum(test.score for test in hidden),
                 hidden_max=sum(test.max_score for test in hidden),
+                hidden_rules=_hidden_rules(hidden),
             )
         )
     return views
+
+
+def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
+    """The hidden tests grouped by the rule they check: only the rule, an outcome and a count reach the page."""
+    grouped: dict[str, list[TestResult]] = {}
+    for test in tests:
+        if test.rule:
+            grouped.setdefault(test.rule, []).append(test)
+    rules = []
+    for rule, group in grouped.items():
+        outcomes = {test.outcome for test in group}
+        if not outcomes <= {"passed", "excused"}:
+            outcome = "failed"
+        elif "excused" in outcomes:
+            outcome = "excused"
+        else:
+            outcome = "passed"
+        because = [test.follows_from for test in group if test.outcome == "excused" and test.follows_from]
+        because = list(dict.fromkeys(because))
+        rules.append(HiddenRule(rule=rule, outcome=outcome, tests=len(group), follows_from=tuple(because)))
+    return rules
 
 
 def _test_views(tests: list[TestResult]) -> list[TestView]:
@@ -200,6 +245,7 @@ def _test_view(test: TestResult, *, case: str) -> TestView:
         exception_message=clip(exception.message, MESSAGE_LIMIT) if exception else None,
         traceback=clip(exception.traceback, TRACEBACK_LIMIT) if exception and exception.traceback else None,
         output=clip(test.output, OUTPUT_LIMIT) if test.output else None,
+        reproduction=clip(test.reproduction, REPRODUCTION_LIMIT) if test.reproduction else None,
     )
 
 
@@ -216,6 +262,7 @@ def _difference_view(difference: Difference) -> DifferenceView:
         stop = min(length, start + DIFFERENCE_ROWS - 5)
     rows = [DifferenceRow(kind="same", index=0, count=start)] if start else []
     for index in range(start, stop):
+        types = _types(expected, actual, index)
         rows.append(
             DifferenceRow(
                 kind="position",
@@ -224,6 +271,8 @@ def _difference_view(difference: Difference) -> DifferenceView:
                 actual=_value(actual, index),
                 differs=_differs(expected, actual, index),
                 first=index == first,
+                expected_type=types[0],
+                actual_type=types[1],
             )
         )
     if stop < length:
@@ -238,6 +287,13 @@ def _differs(expected: list[Any], actual: list[Any], index: int) -> bool:
     if index >= len(expected) or index >= len(actual):
         return True
     return type(expected[index]) is not type(actual[index]) or expected[index] != actual[index]
+
+
+def _types(expected: list[Any], actual: list[Any], index: int) -> tuple[str, str]:
+    """Both values' type names where both exist and their types differ, else ("", "")."""
+    if index >= len(expected) or index >= len(actual) or type(expected[index]) is type(actual[index]):
+        return "", ""
+    return type(expected[index]).__name__, type(actual[index]).__name__
 
 
 def _value(values: list[Any], index: int) -> str:

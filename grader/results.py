@@ -23,8 +23,9 @@ CATEGORY_TITLES: dict[str, str] = {
 OUTCOMES = ("graded", "ungradable", "grader_fault")
 """A submission is graded (whatever its score), ungradable (its own fault), or hit a fault of the grader."""
 
-TEST_OUTCOMES = ("passed", "failed", "error", "timeout", "crash", "missing")
-"""passed; failed (an assertion); error (student code raised); timeout; crash (the worker died); missing (no result)."""
+TEST_OUTCOMES = ("passed", "failed", "error", "timeout", "crash", "missing", "excused")
+"""passed; failed (an assertion); error (student code raised); timeout; crash (the worker died); missing (no result);
+excused (it failed, but only because of a bug already charged in another test: full points, see follows_from)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,12 @@ class TestResult:
     """What the student's code printed during this test (escaped when shown, truncated)."""
     duration: float = 0.0
     """Seconds this test took."""
+    rule: str = ""
+    """The handout's rule this test checks, in words; shown to students even when the test is hidden."""
+    reproduction: str = ""
+    """For a failure: a few lines of Python that replay the failing call on the student's own package."""
+    follows_from: str = ""
+    """For an excused failure: the rule already charged that explains it, and that rule's category."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +177,8 @@ class GradeResult:
     """The student's source files with the lines executed."""
     telemetry: Telemetry | None = None
     """One full game, student beside reference."""
+    nondeterministic: str = ""
+    """Said when the same call gave different answers in one run (randomness not drawn from the seed); else ""."""
 
     def to_json(self) -> dict[str, Any]:
         """The results.json document: Gradescope's top-level keys, with everything else in extra_data."""
@@ -195,6 +204,7 @@ class GradeResult:
                 "captured_output": {"text": self.output, "truncated": self.output_truncated},
                 "coverage": [asdict(file) for file in self.coverage],
                 "telemetry": asdict(self.telemetry) if self.telemetry else None,
+                "nondeterministic": self.nondeterministic,
             },
         }
 
@@ -222,6 +232,7 @@ class GradeResult:
             output_truncated=extra["captured_output"]["truncated"],
             coverage=[CoveredFile(**file) for file in extra.get("coverage", [])],
             telemetry=Telemetry(**telemetry) if telemetry else None,
+            nondeterministic=extra.get("nondeterministic", ""),
         )
 
 
@@ -236,7 +247,7 @@ def _test_json(test: TestResult) -> dict[str, Any]:
         "name": test.name,
         "score": test.score,
         "max_score": test.max_score,
-        "status": "passed" if test.outcome == "passed" else "failed",
+        "status": "passed" if test.outcome in ("passed", "excused") else "failed",
         "output": _test_output(test),
         "tags": [test.category],
         "visibility": "hidden" if test.hidden else "visible",
@@ -248,6 +259,9 @@ def _test_json(test: TestResult) -> dict[str, Any]:
             "exception": asdict(test.exception) if test.exception else None,
             "output": test.output,
             "duration": round(test.duration, 4),
+            "rule": test.rule,
+            "reproduction": test.reproduction,
+            "follows_from": test.follows_from,
         },
     }
 
@@ -280,6 +294,9 @@ def _test_from_json(data: dict[str, Any]) -> TestResult:
         exception=ExceptionInfo(**extra["exception"]) if extra["exception"] else None,
         output=extra["output"],
         duration=extra["duration"],
+        rule=extra.get("rule", ""),
+        reproduction=extra.get("reproduction", ""),
+        follows_from=extra.get("follows_from", ""),
     )
 
 

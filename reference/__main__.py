@@ -16,9 +16,11 @@ from .variants import describe, preset, rules_from
 SUBCOMMANDS = """\
 subcommands (each has its own --help):
   python -m reference cps506 < deck.txt
-      read 52 integers (1..13, four of each; 1 is the Ace) and print the CPS506 winner's pile, top first
-  python -m reference simulate [--games N] [--jobs J] [--compare [PRESET]] [--plot FILE.svg] ...
-      play N seeded games and print win shares, game lengths, wars; --compare puts two rule sets side by side
+      read a deck of integers 1..13 (52: four of each; 1 is the Ace) and print the CPS506 winner's pile, top first
+  python -m reference skiena [--max-moves N] [--json] < games.txt
+      read games as pairs of lines of cards like `4d Ks As` and print who wins each, after how many moves
+  python -m reference simulate [--games N] [--jobs J] [--compare [PRESET...]] [--plot FILE.svg] ...
+      play N seeded games and print win shares, game lengths, wars; --compare puts rule sets side by side
 """
 
 
@@ -54,12 +56,12 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     """The flags that choose a rule set: a preset, then any field of Rules in its place."""
     group = parser.add_argument_group("rules (a preset, then any of its fields changed)")
     group.add_argument("--preset", choices=tuple(PRESETS), default="handout",
-                       help="named rule set (default handout: the assignment's rules)")
+                       help="named rule set (default handout: the assignment's rules; see the README's table)")
     group.add_argument("--face-down", type=_whole(0), metavar="K",
-                       help="cards face down in each war cycle (handout 3, cps506 1)")
+                       help="cards face down in each war cycle (handout and dsl 3, cps506 and skiena 1)")
     group.add_argument("--collect", choices=_dashed(COLLECT_ORDERS),
                        help="order the winner adds won cards: own war pile first (handout), the opponent's first, "
-                            "as played (P1's card then P2's), sorted highest first (cps506), or shuffled")
+                            "as played (P1's card then P2's; skiena), sorted highest first (cps506), or shuffled (dsl)")
     group.add_argument("--deck", choices=DECKS, help="handout: 54 cards with two Jokers; standard: 52, no Joker")
     group.add_argument("--high-card", choices=RANKS + (JOKER,),
                        help="the rank that beats all others (default: Jo with the handout deck, 1 = Ace otherwise)")
@@ -67,8 +69,9 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
                        help="alternate, first card on top of P1's (handout); alternate-on-top, each card on top of "
                             "the receiving pile (cps506); or halves")
     group.add_argument("--short-war", choices=_dashed(SHORT_WARS),
-                       help="forfeit: too few cards for a war loses at once (handout); play-out: place what you "
-                            "have, lose only with no card to turn face up (cps506)")
+                       help="forfeit: too few cards for a war loses at once (handout, dsl); play-out: place what you "
+                            "have but your last card, lose only with no card to turn face up; lay-down: place what "
+                            "you have face down, lose with no card left to turn face up (cps506, skiena)")
 
 
 def _rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Rules:
@@ -122,11 +125,29 @@ def build_cps506_parser() -> argparse.ArgumentParser:
     """The command line of `python -m reference cps506`."""
     return _Parser(
         prog="python -m reference cps506",
-        description="Read a CPS506 deck from standard input: 52 integers separated by whitespace or commas, each of "
-                    "1..13 four times (1 is the Ace, ranked highest; 11, 12, 13 are J, Q, K). Play the CPS506 "
-                    "rules and print the winner's final pile, top first, as 52 integers on one line. Bad input: "
-                    "one line on stderr and exit status 2; a deal that never ends: exit status 1.",
+        description="Read a CPS506 deck from standard input: integers separated by whitespace or commas, 1..13 (1 is "
+                    "the Ace, ranked highest; 11, 12, 13 are J, Q, K), a permutation of 52 with each four times. "
+                    "Play the CPS506 rules and print the winner's final pile, top first, on one line. Any other "
+                    "deck of at least 2 cards plays too, after a one-line note on stderr. Bad input: one line on "
+                    "stderr and exit status 2; a deal that never ends: exit status 1.",
     )
+
+
+def build_skiena_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m reference skiena`."""
+    parser = _Parser(
+        prog="python -m reference skiena",
+        description="Read games from standard input, two lines each: player 1's cards, then player 2's, top card "
+                    "first, each card a rank of 23456789TJQKA and a suit of cdhs (e.g. 4d Ks As; suits are ignored, "
+                    "blank lines skipped). Play Skiena's War (1 down + 1 up, won cards under the pile in the order "
+                    "played, running out in a war loses) and print who wins each game after how many moves (both "
+                    "players taking their top card), or that it reached the move cap. A bad card: one line naming "
+                    "the line and the card, exit status 2.",
+    )
+    parser.add_argument("--max-moves", type=_whole(1), default=100_000, metavar="N",
+                        help="move cap per game (default 100000, the exercise's)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    return parser
 
 
 def build_simulate_parser() -> argparse.ArgumentParser:
@@ -142,9 +163,11 @@ def build_simulate_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     parser.add_argument("--jobs", type=_whole(1), default=1, metavar="J", help="processes to play on (default 1)")
     parser.add_argument("--plot", metavar="FILE.svg", help="also write an SVG histogram of game lengths")
-    parser.add_argument("--compare", nargs="?", const="", metavar="PRESET",
-                        help="also play a second rule set on the same seeds and show both side by side: PRESET if "
-                             "given, else --preset without the rule flags (e.g. --compare --collect loser-first)")
+    parser.add_argument("--compare", nargs="*", metavar="PRESET",
+                        help="play several rule sets on the same seeds, side by side: each PRESET named (e.g. "
+                             "--compare handout cps506 skiena dsl), then the rules the other flags give unless one "
+                             "of those already; with no PRESET, --preset beside the rules given (e.g. --compare "
+                             "--collect loser-first)")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON instead of a table")
     _add_rule_options(parser)
     return parser
@@ -155,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["cps506"]:
         return _cps506(argv[1:])
+    if argv[:1] == ["skiena"]:
+        return _skiena(argv[1:])
     if argv[:1] == ["simulate"]:
         return _simulate(argv[1:])
     parser = build_parser()
@@ -176,18 +201,67 @@ def main(argv: list[str] | None = None) -> int:
 
 def _cps506(argv: list[str]) -> int:
     """`python -m reference cps506`: a permutation on stdin, the winner's pile on stdout."""
-    from .cps506 import EndlessGame, parse_permutation, winner_pile
+    from .cps506 import EndlessGame, deck_note, parse_permutation, winner_pile
 
     parser = build_cps506_parser()
     parser.parse_args(argv)
     try:
-        pile = winner_pile(parse_permutation(sys.stdin.read()))
+        deck = parse_permutation(sys.stdin.read())
     except ValueError as error:
         parser.error(str(error))
+    note = deck_note(deck)
+    if note:
+        print(f"{parser.prog}: note: {note}", file=sys.stderr)
+    try:
+        pile = winner_pile(deck)
     except EndlessGame as error:
         parser.exit(1, f"{parser.prog}: {error}\n")
     print(" ".join(map(str, pile)))
     return 0
+
+
+def _skiena(argv: list[str]) -> int:
+    """`python -m reference skiena`: games as lines of cards on stdin, who won each and after how many moves."""
+    from .skiena import CardError, parse_games, play
+
+    parser = build_skiena_parser()
+    args = parser.parse_args(argv)
+    try:
+        games = parse_games(sys.stdin.read())
+    except CardError as error:
+        parser.error(str(error))
+    if not games:
+        parser.error("no game on standard input: expected two lines of cards per game")
+    rows = []
+    for number, game in enumerate(games, start=1):
+        if game.note and not args.json:
+            print(f"{parser.prog}: note: game {number} (line {game.line}): {game.note}", file=sys.stderr)
+        result = play(game.p1, game.p2, max_moves=args.max_moves)
+        rows.append({"game": number, "line": game.line, **result.to_json(), "note": game.note})
+        if not args.json:
+            print(f"game {number}: {result.sentence(args.max_moves)}")
+    if args.json:
+        print(json.dumps({"max_moves": args.max_moves, "games": rows}, indent=2))
+    return 0
+
+
+def _compared(names: list[str], base: str, rules: Rules, parser: argparse.ArgumentParser) -> list[Rules]:
+    """The rule sets --compare plays: each named preset (or --preset if none is named), then `rules` if new."""
+    runs = []
+    for name in names or [base]:
+        try:
+            each = preset(name)
+        except ValueError as error:
+            parser.error(f"--compare: {error}")
+        if each in runs:
+            parser.error(f"--compare: {name} plays the same rules as a preset named before it")
+        runs.append(each)
+    if rules not in runs:
+        runs.append(rules)
+    if len(runs) < 2:
+        parser.error("--compare needs two different rule sets: add rule flags (e.g. --collect loser-first) "
+                     "or name another preset")
+    return runs
 
 
 def _simulate(argv: list[str]) -> int:
@@ -200,14 +274,7 @@ def _simulate(argv: list[str]) -> int:
     rules = _rules(args, parser)
     runs = [rules]
     if args.compare is not None:
-        try:
-            baseline = preset(args.compare or args.preset)
-        except ValueError as error:
-            parser.error(f"--compare: {error}")
-        if baseline == rules:
-            parser.error("--compare needs two different rule sets: add rule flags (e.g. --collect loser-first) "
-                         "or name another preset")
-        runs = [baseline, rules]
+        runs = _compared(args.compare, args.preset, rules, parser)
     results = [
         simulate(each, games=args.games, seed=args.seed, max_rounds=args.max_rounds, jobs=args.jobs,
                  label=describe(each, args.preset), progress=progress_bar())

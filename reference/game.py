@@ -141,9 +141,16 @@ def _fight_war(
     pile2.push(c2)
     played = [c1, c2]
     need = rules.face_down + 1 if rules.short_war == "forfeit" else 1
+    lay_down = rules.short_war == "lay_down"
     chain = 1
     while True:
-        p1_short, p2_short = p1.size() < need, p2.size() < need
+        if lay_down:  # both place what they have of face_down cards, then whoever has no card to turn up is short
+            down1, down2 = min(rules.face_down, p1.size()), min(rules.face_down, p2.size())
+            _lay(p1, p2, pile1, pile2, down1, down2, played)
+            p1_short = down1 < rules.face_down or p1.is_empty()
+            p2_short = down2 < rules.face_down or p2.is_empty()
+        else:
+            p1_short, p2_short = p1.size() < need, p2.size() < need
         if p1_short and p2_short:
             _return_pile(pile1, p1)
             _return_pile(pile2, p2)
@@ -156,16 +163,18 @@ def _fight_war(
             _collect(p1, pile1, pile2, played, rules, values, rng)
             _take_rest(p1, p2)
             return "P1", chain
-        # Each keeps one card to turn face up ("play_out" may place fewer than face_down face down).
-        down1, down2 = min(rules.face_down, p1.size() - 1), min(rules.face_down, p2.size() - 1)
-        up = max(down1, down2)
-        for step in range(up + 1):  # card by card, P1's then P2's; the face-up cards at step `up`
-            if step < down1 or step == up:
-                played.append(p1.dequeue())
-                pile1.push(played[-1])
-            if step < down2 or step == up:
-                played.append(p2.dequeue())
-                pile2.push(played[-1])
+        if lay_down:  # the face-down cards are on the table already: turn one card up each
+            _lay(p1, p2, pile1, pile2, 1, 1, played)
+        else:  # each keeps one card to turn face up ("play_out" may place fewer than face_down face down)
+            down1, down2 = min(rules.face_down, p1.size() - 1), min(rules.face_down, p2.size() - 1)
+            up = max(down1, down2)
+            for step in range(up + 1):  # card by card, P1's then P2's; the face-up cards at step `up`
+                if step < down1 or step == up:
+                    played.append(p1.dequeue())
+                    pile1.push(played[-1])
+                if step < down2 or step == up:
+                    played.append(p2.dequeue())
+                    pile2.push(played[-1])
         v1, v2 = _strength(pile1.peek(), values), _strength(pile2.peek(), values)
         if v1 > v2:
             _collect(p1, pile1, pile2, played, rules, values, rng)
@@ -174,6 +183,19 @@ def _fight_war(
             _collect(p2, pile2, pile1, played, rules, values, rng)
             return "P2", chain
         chain += 1
+
+
+def _lay(
+    p1: Queue[str], p2: Queue[str], pile1: Stack[str], pile2: Stack[str], count1: int, count2: int, played: list[str]
+) -> None:
+    """Move count1 cards of P1's queue onto its war pile and count2 of P2's, card by card, P1's then P2's."""
+    for step in range(max(count1, count2)):
+        if step < count1:
+            played.append(p1.dequeue())
+            pile1.push(played[-1])
+        if step < count2:
+            played.append(p2.dequeue())
+            pile2.push(played[-1])
 
 
 def _collect(

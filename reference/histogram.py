@@ -8,7 +8,7 @@ from typing import Sequence
 
 _WIDTH, _HEIGHT = 760, 420
 _LEFT, _RIGHT, _TOP, _BOTTOM = 70, 20, 50, 70
-_COLOURS = ("#4477aa", "#ee6677", "#228833", "#ccbb44")
+_COLOURS = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb")
 _MAX_BINS = 50
 
 

@@ -12,7 +12,7 @@ from .structures import Queue
 
 
 def preset(name: str) -> Rules:
-    """The named rule set ("handout" or "cps506"); ValueError naming the choices otherwise."""
+    """The named rule set ("handout", "cps506", "skiena" or "dsl"); ValueError naming the choices otherwise."""
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r} (choose one of {', '.join(PRESETS)})")
     return PRESETS[name]

@@ -1,5 +1,6 @@
 """The public contract is sound: it passes on the reference, fails only with NotImplementedError on the
-starter, and the starter offers exactly the reference's public API with the given parts untouched.
+starter, and the starter offers exactly the reference's public API with the given parts untouched (its Rules
+being the reference's restricted to the two rules students implement).
 
 The contract itself runs in a subprocess through pytester (`pytest tests/contract --impl X`), and its
 outcomes are read from the junit XML report, keyed by test id.
@@ -8,7 +9,9 @@ outcomes are read from the junit XML report, keyed by test id.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
+import importlib.util
 import inspect
 import re
 import shutil
@@ -18,6 +21,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from grader.chaffs import chaff, chaff_sources, write_package
+from tests.contract.test_assignment_examples import parse_examples
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "tests" / "contract"
@@ -39,7 +45,16 @@ REFERENCE_ONLY_DUNDERS = {
 """Special methods the reference defines that the starter leaves out on purpose, with why."""
 
 GIVEN_NAMES = {"cards": {"RANKS", "JOKER"}, "game": {"GameResult"}, "structures": {"T"}}
-"""Names given complete in the starter, besides the whole of rules.py."""
+"""Names given complete in the starter, besides rules.py (checked against the reference on its own)."""
+
+STUDENT_RULES = ("face_down", "collect")
+"""The fields of the starter's Rules: the rule decisions the assignment asks students to implement."""
+
+STUDENT_COLLECT_ORDERS = ("winner_first", "loser_first")
+"""The values of Rules.collect the assignment asks for; the reference's other orders are the instructor's."""
+
+CODE_MODULES = ("structures", "cards", "game")
+"""The contract modules students write code in (rules.py is given)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +203,28 @@ def contract_methods(node: ast.ClassDef) -> set[str]:
     return {name for name in methods(node) if not name.startswith("_") or name in CONTRACT_DUNDERS}
 
 
+class _Shown:
+    """A default value shown by a fixed text in a signature."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def signature(obj: object) -> str:
+    """inspect.signature as text, a Rules default shown by the students' fields only (the reference's has more)."""
+    shown = inspect.signature(obj)
+    parameters = []
+    for parameter in shown.parameters.values():
+        if type(parameter.default).__name__ == "Rules":
+            fields = ", ".join(f"{name}={getattr(parameter.default, name)!r}" for name in STUDENT_RULES)
+            parameter = parameter.replace(default=_Shown(f"Rules({fields})"))
+        parameters.append(parameter)
+    return str(shown.replace(parameters=parameters))
+
+
 def test_the_starter_exports_the_references_all():
     """starter/__init__.py's __all__ is the reference's, and every name in it exists."""
     reference, starter = package("reference"), package("starter")
@@ -195,13 +232,13 @@ def test_the_starter_exports_the_references_all():
     assert all(hasattr(starter, name) for name in starter.__all__)
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", CODE_MODULES)
 def test_each_contract_module_defines_the_same_public_names(name):
     """Every contract module of the starter defines exactly the reference's public top-level names."""
     assert public(defined_names(source_tree("starter", name))) == public(defined_names(source_tree("reference", name)))
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", CODE_MODULES)
 def test_public_functions_and_classes_have_the_same_signatures_and_docstrings(name):
     """Every public function, class and contract method: same inspect.signature and same docstring."""
     reference, starter = module("reference", name), module("starter", name)
@@ -209,7 +246,7 @@ def test_public_functions_and_classes_have_the_same_signatures_and_docstrings(na
         if item_name.startswith("_") or not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             continue
         ours, theirs = getattr(reference, item_name), getattr(starter, item_name)
-        assert str(inspect.signature(theirs)) == str(inspect.signature(ours)), item_name
+        assert signature(theirs) == signature(ours), item_name
         assert theirs.__doc__ == ours.__doc__, item_name
         if isinstance(node, ast.ClassDef):
             starter_node = defined_names(source_tree("starter", name))[item_name]
@@ -217,7 +254,7 @@ def test_public_functions_and_classes_have_the_same_signatures_and_docstrings(na
             for method in contract_methods(node):
                 label = f"{item_name}.{method}"
                 ours_method, theirs_method = getattr(ours, method), getattr(theirs, method)
-                assert str(inspect.signature(theirs_method)) == str(inspect.signature(ours_method)), label
+                assert signature(theirs_method) == signature(ours_method), label
                 assert theirs_method.__doc__ == ours_method.__doc__, label
 
 
@@ -233,9 +270,83 @@ def test_the_reference_has_no_special_method_the_starter_lacks_unless_excluded(n
         assert not missing, f"{class_name}: add {sorted(missing)} to the starter or to REFERENCE_ONLY_DUNDERS"
 
 
-def test_starter_rules_is_a_byte_identical_copy_of_the_reference():
-    """starter/rules.py is reference/rules.py byte for byte: students get Rules complete."""
-    assert (ROOT / "starter" / "rules.py").read_bytes() == (ROOT / "reference" / "rules.py").read_bytes()
+def field_docstrings(tree: ast.Module, class_name: str) -> dict[str, str]:
+    """The docstrings written under the fields of a class in a module's source (name: docstring)."""
+    (node,) = [item for item in tree.body if isinstance(item, ast.ClassDef) and item.name == class_name]
+    docs: dict[str, str] = {}
+    for item, after in zip(node.body, node.body[1:]):
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+                docs[item.target.id] = after.value.value
+    return docs
+
+
+def test_the_starters_rules_module_offers_only_rules_and_default_rules():
+    """starter/rules.py defines Rules and DEFAULT_RULES, both also in the reference: no variant, no preset."""
+    starter_names = public(defined_names(source_tree("starter", "rules")))
+    assert starter_names == {"Rules", "DEFAULT_RULES"}
+    assert starter_names <= public(defined_names(source_tree("reference", "rules")))
+
+
+def test_the_starters_rules_are_the_references_restricted_to_the_students_fields():
+    """The starter's Rules has face_down and collect, typed, defaulted and documented as in the reference."""
+    reference, starter = module("reference", "rules"), module("starter", "rules")
+    theirs = {field.name: field for field in dataclasses.fields(starter.Rules)}
+    ours = {field.name: field for field in dataclasses.fields(reference.Rules)}
+    assert tuple(theirs) == STUDENT_RULES
+    for name in STUDENT_RULES:
+        assert (theirs[name].type, theirs[name].default) == (ours[name].type, ours[name].default), name
+    assert starter.Rules.__dataclass_params__.frozen
+    assert starter.Rules.__doc__ == reference.Rules.__doc__
+    assert starter.DEFAULT_RULES == starter.Rules()
+    assert {name: getattr(starter.DEFAULT_RULES, name) for name in STUDENT_RULES} == {
+        name: getattr(reference.DEFAULT_RULES, name) for name in STUDENT_RULES
+    }
+    starter_docs = field_docstrings(source_tree("starter", "rules"), "Rules")
+    reference_docs = field_docstrings(source_tree("reference", "rules"), "Rules")
+    assert starter_docs["face_down"] == reference_docs["face_down"]
+    assert all(f'"{value}"' in starter_docs["collect"] for value in STUDENT_COLLECT_ORDERS)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("face_down", value) for value in (0, 1, 2, 3, 7, -1, True, 2.0, "3", None)]
+    + [("collect", value) for value in ("winner_first", "loser_first", "winner first", "", None)],
+    ids=repr,
+)
+def test_the_starters_rules_accept_and_refuse_the_values_the_reference_does(field, value):
+    """For the students' two fields, Rules(...) accepts what the reference's does, else a ValueError naming both."""
+    outcomes = []
+    for package_name in ("reference", "starter"):
+        try:
+            made = module(package_name, "rules").Rules(**{field: value})
+        except ValueError as error:
+            assert field in str(error) and repr(value) in str(error), package_name
+            outcomes.append("refused")
+        else:
+            outcomes.append(("made", getattr(made, field)))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_the_starters_rules_refuse_the_instructors_collect_orders():
+    """A collect value beyond winner_first and loser_first (the reference's experiments) is a ValueError."""
+    reference, starter = module("reference", "rules"), module("starter", "rules")
+    others = [order for order in reference.COLLECT_ORDERS if order not in STUDENT_COLLECT_ORDERS]
+    assert others, "the reference has no other collect order: simplify this test"
+    for order in others:
+        with pytest.raises(ValueError, match="collect"):
+            starter.Rules(collect=order)
+
+
+def test_the_handout_describes_every_field_of_the_starters_rules():
+    """ASSIGNMENT.md gives each field of the starter's Rules with its type and default, and no other field."""
+    handout = (ROOT / "starter" / "ASSIGNMENT.md").read_text(encoding="utf-8")
+    section = handout.split("### `rules.py` (given)", 1)[1].split("\n### ", 1)[0]
+    for field in dataclasses.fields(module("starter", "rules").Rules):
+        assert f"`{field.name}: {field.type} = {field.default!r}`".replace("'", '"') in section, field.name
+    for field in dataclasses.fields(module("reference", "rules").Rules):
+        if field.name not in STUDENT_RULES:
+            assert f"`{field.name}" not in section and f"Rules({field.name}=" not in handout, field.name
 
 
 @pytest.mark.parametrize(("name", "given"), sorted(GIVEN_NAMES.items()))
@@ -262,7 +373,7 @@ def raised_message(body: list[ast.stmt]) -> str | None:
     return message if isinstance(message, str) else None
 
 
-@pytest.mark.parametrize("name", ["structures", "cards", "game"])
+@pytest.mark.parametrize("name", CODE_MODULES)
 def test_every_starter_body_raises_not_implemented_error_naming_its_function(name):
     """Each public function and contract method of the starter only raises NotImplementedError("Name: ...")."""
     for item_name, node in defined_names(source_tree("starter", name)).items():
@@ -308,3 +419,63 @@ def test_every_test_has_a_one_line_docstring(path):
         if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
             doc = ast.get_docstring(node)
             assert doc and "\n" not in doc, f"{path.name}::{node.name}"
+
+
+def test_a_failing_copy_sees_whole_queues_and_examples_named_by_their_heading(pytester, monkeypatch, tmp_path):
+    """On a copy whose war winner takes the opponent's pile first, failures show both queues in full, uncut."""
+    folder = write_package(chaff_sources(chaff("opponent_pile_first")), tmp_path)
+    code, output, outcomes = run_contract(pytester, monkeypatch, "--impl", str(folder))
+    assert code == 1
+    assert "yours:    9 Q 8 6 5 7 K 4 3 2 7\nE         expected: 9 K 4 3 2 7 Q 8 6 5 7" in output
+    assert "yours:    J Q 3 2 1 9 J 10 1 7 K 8 6 5 9 4 3  2 7" in output  # 19 cards, still whole
+    assert "Use -v" not in output and "truncated" not in output and "-vv" not in output
+    failed_examples = {test_id.split("[", 1)[1].rstrip("]") for test_id, outcome in outcomes.items()
+                       if "worked_example" in test_id and outcome.result == "failure"}
+    assert failed_examples == {"A forced war, step by step", "A war that ties again", "Two cards down instead of three"}
+    assert 'P1\'s queue after the example "A forced war, step by step" (ASSIGNMENT.md, line ' in output
+
+
+def test_every_worked_example_is_named_by_its_heading_in_the_handout():
+    """The worked-example tests' ids are the headings above the examples in ASSIGNMENT.md, each once."""
+    handout = (ROOT / "starter" / "ASSIGNMENT.md").read_text(encoding="utf-8")
+    names = [example["heading"] for example in parse_examples(handout)]
+    assert len(names) == len(set(names)) >= 5
+    for name in names:
+        assert f"\n### {name}\n" in handout
+
+
+def _contract_conftest() -> ModuleType:
+    """tests/contract/conftest.py loaded as a plain module, to call its explanations directly."""
+    spec = importlib.util.spec_from_file_location("contract_conftest", CONTRACT / "conftest.py")
+    assert spec and spec.loader
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "lines"),
+    [
+        (["9", "Q", "8"], ["9", "K", "8"], ["9 Q 8 == 9 K 8",
+                                            "position 2 differs (front first, counted from 1): yours Q, expected K",
+                                            "yours:    9 Q 8", "expected: 9 K 8", "            ^"]),
+        ([], ["K", "10"], ["(empty) == K 10", "yours has 0 items, expected 2", "yours:    (empty)",
+                           "expected: K 10", "          ^"]),
+        (["10", "J"], ["10"], ["10 J == 10", "yours has 2 items, expected 1: the first 1 agree", "yours:    10 J",
+                               "expected: 10", "             ^"]),
+        ([5, "3"], ["5", "3"], ["5 '3' == '5' '3'", "position 1 differs (front first, counted from 1): "
+                                "yours 5, expected '5'", "yours:    5   '3'", "expected: '5' '3'", "          ^"]),
+    ],
+    ids=["a-card-differs", "empty", "one-too-many", "int-beside-str"],
+)
+def test_a_failed_queue_comparison_is_explained_whole_with_the_first_difference_marked(left, right, lines):
+    """The contract's explanation of two different queues: both in full, aligned, a caret under the first difference."""
+    assert _contract_conftest().pytest_assertrepr_compare("==", left, right) == lines
+
+
+def test_a_failed_field_comparison_names_each_differing_field():
+    """Two dicts of GameResult fields: one line per field that differs, the others left out."""
+    explained = _contract_conftest().pytest_assertrepr_compare(
+        "==", {"winner": "P1", "rounds": 3, "wars": 0}, {"winner": "P1", "rounds": 3, "wars": 1}
+    )
+    assert explained == ["yours == expected, key by key:", "wars: yours 0, expected 1"]

@@ -1,4 +1,4 @@
-"""The CPS506 permutation assignment: its published vector, its input checks and its command line."""
+"""The CPS506 permutation assignment: its published vectors, its input checks and its command line."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from reference.__main__ import main
-from reference.cps506 import EndlessGame, parse_permutation, winner_pile
+from reference import Queue, play_game, resolve_war
+from reference.cps506 import EndlessGame, deck_note, parse_permutation, winner_pile
 from reference.rules import CPS506_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +21,11 @@ VECTOR_COPY = ROOT / "tests" / "data" / "cps506_example.json"
 SHARED_VECTOR = ROOT.parent / "shared" / "vectors" / "cps506_example.json"
 VECTORS = [VECTOR_COPY] + ([SHARED_VECTOR] if SHARED_VECTOR.is_file() else [])
 """The project's copy of the published vector, and the shared original when ../shared is there."""
+
+MORE_COPY = ROOT / "tests" / "data" / "cps506_more.json"
+SHARED_MORE = ROOT.parent / "shared" / "vectors" / "cps506_more.json"
+MORE_VECTORS = json.loads(MORE_COPY.read_text(encoding="utf-8"))["vectors"]
+"""Two more published cases: an instructor's test where a last card goes face down, a classmate's 6-card deck."""
 
 SORTED_DECK = [number for number in range(1, 14) for _ in range(4)]
 """1 1 1 1 2 2 2 2 ... 13: dealt on top, both hands are the same, so every battle ties."""
@@ -57,9 +63,77 @@ def test_the_copy_of_the_vector_is_the_shared_one_byte_for_byte():
     assert VECTOR_COPY.read_bytes() == SHARED_VECTOR.read_bytes()
 
 
+@pytest.mark.parametrize("vector", MORE_VECTORS, ids=lambda vector: vector["name"].split(":")[0])
+def test_the_more_published_vectors_give_their_expected_pile(vector):
+    """Both vectors of cps506_more.json: the instructor's deal_8 test and the 6-card deck give the published pile."""
+    assert winner_pile(vector["input"]) == vector["expected"]
+
+
+def test_the_copies_of_the_more_vectors_are_the_shared_ones_byte_for_byte():
+    """tests/data/cps506_more.json equals ../shared/vectors/cps506_more.json where that exists."""
+    if not SHARED_MORE.is_file():
+        pytest.skip("../shared is not beside this checkout")
+    assert MORE_COPY.read_bytes() == SHARED_MORE.read_bytes()
+
+
+def q(*cards: str) -> Queue[str]:
+    """A queue holding the cards, the first one at the front."""
+    queue: Queue[str] = Queue()
+    for card in cards:
+        queue.enqueue(card)
+    return queue
+
+
+def test_a_player_whose_last_card_goes_face_down_loses_and_the_winner_takes_the_sorted_pot():
+    """Tied 5s, P2 holding one card: both lay a card face down, P2 has none to turn up and loses; P1 turns none up."""
+    first, second = q("8", "9", "3"), q("Q")
+    assert resolve_war(first, second, "5", "5", CPS506_RULES) == "P1"
+    assert (list(first), list(second)) == (["9", "3", "Q", "8", "5", "5"], [])
+
+
+def test_a_player_with_no_card_for_a_war_loses_and_the_winners_face_down_card_joins_the_pot():
+    """Tied 5s on P1's last card: P1 cannot lay a card down; P2 lays its 3, then takes the pot 5 5 3 after its 8."""
+    first, second = q(), q("3", "8")
+    assert resolve_war(first, second, "5", "5", CPS506_RULES) == "P2"
+    assert (list(first), list(second)) == ([], ["8", "5", "5", "3"])
+
+
 def test_both_running_out_together_gives_the_sorted_pot():
     """Identical hands tie to the last card: the answer is all 52 cards, Aces first, then K down to 2."""
     assert winner_pile(SORTED_DECK) == [1] * 4 + [number for number in range(13, 1, -1) for _ in range(4)]
+
+
+@pytest.mark.parametrize(
+    ("deck", "pile"),
+    [([9, 9], [9, 9]), ([5, 5, 7, 7], [7, 7, 5, 5]), ([2, 2, 13, 13, 1, 1], [1, 1, 13, 13, 2, 2])],
+)
+def test_both_out_together_in_a_small_deck_gives_the_whole_pot_sorted(deck, pile):
+    """Decks whose every battle ties until both hands are empty: a draw for the engine, every card sorted here."""
+    game = play_game(deck=[str(number) if number <= 10 else "JQK"[number - 11] for number in deck], rules=CPS506_RULES)
+    assert (game.winner, game.p1_cards + game.p2_cards) == ("draw", len(deck))
+    assert winner_pile(deck) == pile
+
+
+def test_decks_of_any_length_and_ranks_more_than_four_times_play():
+    """20 cards, and 52 cards with the Ace five times, play to a pile holding exactly the cards given."""
+    twenty = [3, 11, 7, 1, 9, 12, 2, 5, 13, 4, 8, 10, 6, 1, 9, 3, 12, 7, 2, 11]
+    assert sorted(winner_pile(twenty)) == sorted(twenty)
+    five_aces = [1] + SORTED_DECK[:-1]  # one King fewer, one Ace more
+    assert sorted(winner_pile(five_aces)) == sorted(five_aces)
+
+
+@pytest.mark.parametrize(
+    ("deck", "note"),
+    [
+        (SORTED_DECK, None),
+        ([2, 11, 13, 1, 1, 1], "not a full deck (6 numbers, not 52): playing it as given"),
+        ([1] + SORTED_DECK[:-1], "not a full deck (1 occurs 5 times, not 4; 13 occurs 3 times, not 4): playing it as given"),
+        ([1] * 5 + [2] * 3, "not a full deck (8 numbers, not 52; 1 occurs 5 times, not 4): playing it as given"),
+    ],
+)
+def test_deck_note_says_how_a_deck_differs_from_a_full_one(deck, note):
+    """No note for a full deck; a short deck's size, and any rank more than four times (all wrong ranks at 52)."""
+    assert deck_note(deck) == note
 
 
 def test_a_deal_that_returns_to_an_earlier_position_is_an_endless_game():
@@ -78,18 +152,17 @@ def test_numbers_may_be_separated_by_whitespace_and_commas():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "expected 52 numbers, got 0"),
-        (" ".join(map(str, SORTED_DECK[:51])), "expected 52 numbers, got 51"),
-        (" ".join(map(str, SORTED_DECK + [1])), "expected 52 numbers, got 53"),
+        ("", "expected at least 2 numbers (a full deck is 52), got 0"),
+        ("7", "expected at least 2 numbers (a full deck is 52), got 1"),
         (" ".join(map(str, [14] + SORTED_DECK[1:])), "14 is not a card: every number must be between 1 and 13"),
         (" ".join(map(str, [0] + SORTED_DECK[1:])), "0 is not a card"),
-        (" ".join(map(str, [2] + SORTED_DECK[1:])), "must occur four times: 1 occurs 3 times, 2 occurs 5 times"),
+        ("3 -1", "-1 is not a card"),
         (" ".join(["K"] + list(map(str, SORTED_DECK[1:]))), "not a whole number: 'K'"),
         (" ".join(["1.0"] + list(map(str, SORTED_DECK[1:]))), "not a whole number: '1.0'"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_exit_status_2(monkeypatch, capsys, text, message):
-    """Wrong count, a number outside 1..13, wrong counts per rank, a non-integer: one clear line, exit 2."""
+    """Fewer than 2 numbers, a number outside 1..13, a non-integer: one clear line, exit 2."""
     status, out, err = run_cli(monkeypatch, capsys, text)
     assert status == 2
     assert out == ""
@@ -113,6 +186,23 @@ def test_the_command_runs_as_a_module_and_rejects_bad_input_without_a_traceback(
                           cwd=ROOT, timeout=60)
     assert good.returncode == 0, good.stderr
     assert list(map(int, good.stdout.split())) == vector["expected_winner_pile_top_first"]
-    bad = subprocess.run(command, input="1 2 3", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    bad = subprocess.run(command, input="1 2 x", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert (bad.returncode, bad.stdout) == (2, "")
-    assert bad.stderr == "python -m reference cps506: error: expected 52 numbers, got 3\n"
+    assert bad.stderr == "python -m reference cps506: error: not a whole number: 'x'\n"
+
+
+def test_a_deck_that_is_no_full_permutation_gets_a_one_line_note_and_still_plays(monkeypatch, capsys):
+    """The 6-card vector: exit 0, its pile on stdout, one note line on stderr."""
+    vector = MORE_VECTORS[1]
+    status, out, err = run_cli(monkeypatch, capsys, " ".join(map(str, vector["input"])))
+    assert status == 0
+    assert out == " ".join(map(str, vector["expected"])) + "\n"
+    assert err == "python -m reference cps506: note: not a full deck (6 numbers, not 52): playing it as given\n"
+
+
+def test_a_full_deck_plays_without_a_note(monkeypatch, capsys):
+    """The instructor's deal_8 vector is a full deck: its pile and nothing on stderr."""
+    vector = MORE_VECTORS[0]
+    status, out, err = run_cli(monkeypatch, capsys, " ".join(map(str, vector["input"])))
+    assert (status, err) == (0, "")
+    assert out == " ".join(map(str, vector["expected"])) + "\n"

@@ -617,3 +617,104 @@ def test_templates_never_mark_text_safe():
     for path in templates.iterdir():
         text = path.read_text(encoding="utf-8")
         assert "|safe" not in text.replace(" ", "") and "autoescape false" not in text, path.name
+
+
+# ------------------------------------------------------------------- reproductions, rules, excused failures
+
+
+def test_a_visible_failure_shows_its_reproduction_in_a_block_to_copy(rendered):
+    """A failed test that is not hidden shows its reproduction, exactly as written, in its own <pre>."""
+    for folder in ("jokers_lose_to_kings", "collects_opponent_first"):
+        failed = [t for t in EXAMPLES[folder].tests if t.reproduction and not t.hidden and t.outcome != "excused"]
+        assert failed
+        page = page_of(rendered["student"], folder)
+        for test in failed:
+            item = page.root.one("li", data_test_id=test.id)
+            assert item.one("pre", cls="reproduction").text() == test.reproduction
+            assert "Replay it" in item.one(cls="reproduction-block").text()
+
+
+def test_a_visible_failure_names_the_rule_it_checks(rendered):
+    """A failed test shows the handout rule it checks beside its sentence."""
+    test = next(t for t in EXAMPLES["jokers_lose_to_kings"].tests if t.outcome == "failed" and not t.hidden)
+    item = page_of(rendered["student"], "jokers_lose_to_kings").root.one("li", data_test_id=test.id)
+    assert item.one(cls="rule").text().endswith(test.rule)
+
+
+def test_the_student_view_names_each_hidden_tests_rule_and_never_its_inputs(rendered):
+    """A hidden test shows only its rule and how it went: no name, id, sentence, difference or reproduction."""
+    result = EXAMPLES["jokers_lose_to_kings"]
+    page = page_of(rendered["student"], "jokers_lose_to_kings")
+    said = everything_said(page)
+    assert "SECRET" not in said
+    for test in result.tests:
+        if not test.hidden:
+            continue
+        assert test.name not in said and test.id not in said
+        section = page.root.one("section", data_category=test.category)
+        items = section.find_all("li", cls="hidden-rule")
+        (shown,) = [item for item in items if item.one(cls="rule").text() == test.rule]
+        assert shown.attrs["data-outcome"] == ("failed" if test.outcome not in ("passed", "excused") else test.outcome)
+        if test.outcome == "excused":
+            assert test.follows_from in shown.one(cls="follows-from").text()
+
+
+def test_the_instructor_view_shows_a_hidden_tests_reproduction(rendered):
+    """The instructor sees a hidden failure in full, its reproduction included."""
+    test = next(t for t in EXAMPLES["jokers_lose_to_kings"].tests if t.hidden and t.outcome == "failed")
+    item = page_of(rendered["instructor"], "jokers_lose_to_kings").root.one("li", data_test_id=test.id)
+    assert item.one("pre", cls="reproduction").text() == test.reproduction
+    assert item.one(cls="sentence").text() == test.sentence
+
+
+def test_an_excused_failure_keeps_its_points_and_says_what_it_follows_from(rendered):
+    """An excused test is marked Excused, shows full points and its follows-from sentence, its details folded."""
+    test = next(t for t in EXAMPLES["jokers_lose_to_kings"].tests if t.outcome == "excused" and not t.hidden)
+    assert test.follows_from and test.score == test.max_score
+    item = page_of(rendered["student"], "jokers_lose_to_kings").root.one("li", data_test_id=test.id)
+    assert item.one(cls="status").text().strip().endswith("Excused")
+    assert item.one(cls="fraction").fraction() == (test.max_score, test.max_score)
+    assert item.one(cls="sentence").text() == test.sentence and test.follows_from in test.sentence
+    assert "No points lost" in item.one(cls="excused-note").text()
+    assert item.one("details", cls="excused-detail").one("pre", cls="reproduction").text() == test.reproduction
+
+
+def test_a_nondeterministic_result_opens_with_a_warning_and_others_do_not(rendered):
+    """A result flagged nondeterministic opens with its sentence in a warning; a deterministic one has none."""
+    result = EXAMPLES["jokers_lose_to_kings"]
+    header = page_of(rendered["student"], "jokers_lose_to_kings").root.one("header")
+    assert header.one(cls="alert-nondeterministic").one(cls="reason").text() == result.nondeterministic
+    for folder, other in EXAMPLES.items():
+        if not other.nondeterministic:
+            assert page_of(rendered["student"], folder).root.find_all(cls="alert-nondeterministic") == [], folder
+
+
+def test_an_int_card_is_shown_as_an_int_beside_the_expected_str(rendered):
+    """Where expected and actual differ in type, each value is a Python literal followed by its type's name."""
+    tests = EXAMPLES["jokers_lose_to_kings"].tests
+    test = next(t for t in tests if t.difference and not t.hidden and t.outcome == "failed")
+    assert test.difference is not None and test.difference.actual[0] == 5
+    item = page_of(rendered["student"], "jokers_lose_to_kings").root.one("li", data_test_id=test.id)
+    first, second = item.one("table", cls="diff").one("tbody").find_all("tr")
+    assert [cell.text() for cell in first.find_all("td")] == ["'5' str", "5 int"]
+    assert [cell.text() for cell in second.find_all("td")] == ["'3'", "'3'"]
+
+
+def test_counts_of_one_are_singular():
+    """plural gives "1 card" and "2 cards"; a difference of one item and a gap of one position read in the singular."""
+    assert report.plural(1, "card") == "1 card"
+    assert report.plural(0, "card") == "0 cards"
+    assert report.plural(2, "more line") == "2 more lines"
+    expected = [str(n) for n in range(60)]
+    test = results.TestResult(
+        id="test_x.py::test_one", name="One", category="full_game", score=0, max_score=1, outcome="failed",
+        hidden=False, sentence="Position 7 differs.", difference=results.Difference("P1's queue", expected,
+                                                                                     [*expected[:6], "X"], 6),
+    )
+    single = results.Difference("P2's queue", ["K"], [], 0)
+    one = dataclasses.replace(test, id="test_x.py::test_single", difference=single)
+    page = parse(render_student_report(dataclasses.replace(EXAMPLES["perfect_score"], tests=[test, one])))
+    gaps = [row.text() for row in page.root.find_all("tr", cls="gap")]
+    assert "position 1 is the same in both" in gaps
+    lengths = page.root.one("li", data_test_id="test_x.py::test_single").one(cls="lengths").text()
+    assert lengths == "expected 1 item, your code has 0"

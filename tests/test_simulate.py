@@ -15,7 +15,7 @@ import pytest
 from reference import Rules, play_game
 from reference.__main__ import main
 from reference.histogram import render_svg
-from reference.rules import CPS506_RULES
+from reference.rules import CPS506_RULES, PRESETS
 from reference.simulate import SimulationResult, _percentile, game_seed, progress_bar, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -156,6 +156,55 @@ def test_compare_with_a_preset_and_json_output(capsys):
     assert sum(shares.values()) == pytest.approx(1)
 
 
+def test_compare_puts_every_preset_side_by_side_on_the_same_seeds(capsys):
+    """`--compare handout cps506 skiena dsl --json`: four results in that order, each the preset's own simulate."""
+    status, out, _ = run_cli(capsys, "--games", "24", "--max-rounds", "300", "--seed", "4", "--compare", "handout",
+                             "cps506", "skiena", "dsl", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert [entry["label"] for entry in data["results"]] == ["handout", "cps506", "skiena", "dsl"]
+    for entry in data["results"]:
+        alone = simulate(PRESETS[entry["label"]], games=24, seed=4, max_rounds=300)
+        assert (entry["p1_wins"], entry["p2_wins"], entry["capped"], entry["rounds_mean"], entry["wars_mean"]) == (
+            alone.p1_wins, alone.p2_wins, alone.capped, alone.rounds_mean, alone.wars_mean)
+
+
+def test_compare_of_four_presets_prints_four_columns_and_a_replay_line_each(capsys):
+    """The table has columns A: handout .. D: dsl; every column with a war has its own replay command."""
+    status, out, _ = run_cli(capsys, "--games", "20", "--max-rounds", "300", "--compare", "handout", "cps506",
+                             "skiena", "dsl")
+    assert status == 0
+    assert re.search(r"^ +A: handout +B: cps506 +C: skiena +D: dsl$", out, re.MULTILINE)
+    assert re.search(r"^P1 wins( +\S+%){4}$", out, re.MULTILINE)
+    replays = re.findall(r"^replay ([A-D])'s game with the longest war chain: python -m reference (.*)$", out,
+                         re.MULTILINE)
+    assert [letter for letter, _ in replays] == ["A", "B", "C", "D"]
+    assert [command.split("--max-rounds 300")[1].strip() for _, command in replays] == [
+        "", "--preset cps506", "--preset skiena", "--preset dsl"]
+
+
+def test_compare_with_presets_adds_the_rules_given_when_they_are_new(capsys):
+    """`--compare handout cps506 --face-down 1`: handout, cps506, then handout + face_down=1 as a third column."""
+    status, out, _ = run_cli(capsys, "--games", "6", "--max-rounds", "100", "--compare", "handout", "cps506",
+                             "--face-down", "1", "--json")
+    assert status == 0
+    labels = [entry["label"] for entry in json.loads(out)["results"]]
+    assert labels == ["handout", "cps506", "handout + face_down=1"]
+
+
+def test_the_plot_of_four_presets_has_one_colour_each(tmp_path, capsys):
+    """--plot with four presets: four groups of bars in four colours, each counting every game."""
+    plot = tmp_path / "four.svg"
+    status, _, _ = run_cli(capsys, "--games", "15", "--max-rounds", "300", "--plot", str(plot), "--compare",
+                           "handout", "cps506", "skiena", "dsl")
+    assert status == 0
+    groups = list(ElementTree.parse(plot).getroot().iter(f"{SVG}g"))
+    assert len({group.get("fill") for group in groups}) == len(groups) == 4
+    for group in groups:
+        titles = [bar.find(f"{SVG}title").text for bar in group.iter(f"{SVG}rect")]
+        assert sum(int(re.search(r": (\d+) games of", title).group(1)) for title in titles) == 15
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -163,6 +212,9 @@ def test_compare_with_a_preset_and_json_output(capsys):
         (("--jobs", "two"), "argument --jobs: must be a whole number, not 'two'"),
         (("--compare",), "--compare needs two different rule sets"),
         (("--compare", "bogus"), "--compare: unknown preset 'bogus'"),
+        (("--compare", "handout", "bogus"), "--compare: unknown preset 'bogus' (choose one of handout, cps506, skiena, dsl)"),
+        (("--compare", "cps506", "cps506"), "--compare: cps506 plays the same rules as a preset named before it"),
+        (("--compare", "cps506", "--preset", "cps506"), "--compare needs two different rule sets"),
         (("--deck", "standard", "--high-card", "Jo"), "high_card must be one of"),
         (("--plot", "/no/such/folder/plot.svg", "--games", "2"), "cannot write --plot /no/such/folder/plot.svg"),
     ],

@@ -8,7 +8,7 @@ import pytest
 
 from reference import DEFAULT_RULES, Queue, Rules, play_game, play_round, resolve_war
 from reference.__main__ import main
-from reference.rules import CPS506_RULES, PRESETS
+from reference.rules import CPS506_RULES, DSL_RULES, PRESETS, SKIENA_RULES
 from reference.variants import build_deck, deal_cards, describe, from_plain, play_dealt, preset, rules_from, strength
 from reference.variants import to_plain
 
@@ -43,7 +43,7 @@ def test_the_default_rules_are_the_handouts_in_every_field():
 
 
 def test_the_cps506_preset_is_the_permutation_assignments_rules():
-    """cps506: standard deck, Ace high, dealt on top, 1 down, sorted pick-up, play-out short wars."""
+    """cps506: standard deck, Ace high, dealt on top, 1 down, sorted pick-up, a last card may go face down and lose."""
     assert PRESETS["cps506"] == CPS506_RULES
     assert to_plain(CPS506_RULES) == {
         "face_down": 1,
@@ -51,13 +51,39 @@ def test_the_cps506_preset_is_the_permutation_assignments_rules():
         "deck": "standard",
         "high_card": "1",
         "deal": "alternate_on_top",
-        "short_war": "play_out",
+        "short_war": "lay_down",
+    }
+
+
+def test_the_skiena_preset_is_the_queue_exercises_rules():
+    """skiena: standard deck, Ace high, dealt alternately, 1 down, won cards as played, running out in a war loses."""
+    assert PRESETS["skiena"] == SKIENA_RULES
+    assert to_plain(SKIENA_RULES) == {
+        "face_down": 1,
+        "collect": "played",
+        "deck": "standard",
+        "high_card": "1",
+        "deal": "alternate",
+        "short_war": "lay_down",
+    }
+
+
+def test_the_dsl_preset_is_the_card_languages_rules():
+    """dsl: standard deck, Ace high, dealt alternately, 3 down + 1 up, shuffled pick-up, short of 4 cards loses."""
+    assert PRESETS["dsl"] == DSL_RULES
+    assert to_plain(DSL_RULES) == {
+        "face_down": 3,
+        "collect": "shuffled",
+        "deck": "standard",
+        "high_card": "1",
+        "deal": "alternate",
+        "short_war": "forfeit",
     }
 
 
 def test_an_unknown_preset_is_a_value_error_naming_the_choices():
-    """preset("bogus") raises ValueError listing handout and cps506."""
-    with pytest.raises(ValueError, match="handout, cps506"):
+    """preset("bogus") raises ValueError listing handout, cps506, skiena and dsl."""
+    with pytest.raises(ValueError, match="handout, cps506, skiena, dsl"):
         preset("bogus")
 
 
@@ -71,15 +97,14 @@ def test_rules_from_puts_each_override_in_place_and_a_new_deck_brings_its_high_c
 
 
 def test_describe_names_a_preset_or_the_fields_that_differ_from_the_base():
-    """describe gives "handout", "cps506" or "handout + collect=loser_first"."""
-    assert describe(Rules()) == "handout"
-    assert describe(CPS506_RULES) == "cps506"
+    """describe gives "handout", "cps506", "skiena", "dsl" or "handout + collect=loser_first"."""
+    assert [describe(rules) for rules in PRESETS.values()] == ["handout", "cps506", "skiena", "dsl"]
     assert describe(Rules(collect="loser_first", face_down=1)) == "handout + face_down=1, collect=loser_first"
     assert describe(replace(CPS506_RULES, face_down=2), base="cps506") == "cps506 + face_down=2"
 
 
 def test_rules_survive_the_round_trip_through_plain_values():
-    """from_plain(to_plain(rules)) == rules, for both presets."""
+    """from_plain(to_plain(rules)) == rules, for every preset."""
     for rules in PRESETS.values():
         assert from_plain(to_plain(rules)) == rules
 
@@ -93,6 +118,7 @@ def test_rules_survive_the_round_trip_through_plain_values():
         ("deck", "tarot"),
         ("deal", "one_by_one"),
         ("short_war", "surrender"),
+        ("short_war", "lay-down"),
         ("high_card", "A"),
     ],
 )
@@ -291,6 +317,42 @@ def test_play_out_both_out_of_cards_together_is_a_draw_and_each_takes_its_pile_b
     assert (cards(first), cards(second)) == (["4", "7"], ["4", "7"])
 
 
+def test_lay_down_a_player_short_of_face_down_cards_lays_what_it_has_and_loses():
+    """Lay down, 3 down: P1's 2 cards go face down beside P2's 3, P1 has none to turn up; P2 takes the table."""
+    rules = Rules(short_war="lay_down")
+    first, second = q("5", "9"), q("2", "3", "4", "6", "8")
+    assert resolve_war(first, second, "7", "7", rules) == "P2"
+    assert (cards(first), cards(second)) == ([], ["6", "8", "4", "3", "2", "7", "9", "5", "7"])
+
+
+def test_lay_down_exactly_face_down_cards_leave_none_to_turn_up_and_lose():
+    """Lay down, 3 down: P1 holds exactly 3 cards, lays them all and loses, though forfeit would also say so."""
+    first, second = q("5", "9", "K"), q("2", "3", "4", "6", "8")
+    assert resolve_war(first, second, "7", "7", Rules(short_war="lay_down")) == "P2"
+    assert cards(first) == [] and sorted(cards(second)) == sorted(["5", "9", "K", "2", "3", "4", "6", "8", "7", "7"])
+
+
+def test_lay_down_a_player_with_enough_cards_fights_on_and_collects_as_the_rules_say():
+    """Lay down, 1 down, played order: a war both can fight is an ordinary war, chained wars included."""
+    first, second = q("2", "9", "3", "K"), q("4", "9", "5", "Q")
+    assert resolve_war(first, second, "7", "7", Rules(face_down=1, collect="played", short_war="lay_down")) == "P1"
+    assert cards(first) == ["7", "7", "2", "4", "9", "9", "3", "5", "K", "Q"]
+
+
+def test_lay_down_a_short_player_loses_in_the_second_cycle_of_a_chained_war():
+    """Lay down, 1 down, played order: 9s tie again, P2's last card goes face down, P1 takes the table as played."""
+    first, second = q("2", "9", "3", "K"), q("4", "9", "5")
+    assert resolve_war(first, second, "7", "7", Rules(face_down=1, collect="played", short_war="lay_down")) == "P1"
+    assert (cards(first), cards(second)) == (["K", "7", "7", "2", "4", "9", "9", "3", "5"], [])
+
+
+def test_lay_down_both_short_together_is_a_draw_and_each_takes_its_pile_back():
+    """Lay down, 1 down: both lay their last card face down and have none to turn up: "draw", piles back, top first."""
+    first, second = q("4"), q("6")
+    assert resolve_war(first, second, "7", "7", Rules(face_down=1, short_war="lay_down")) == "draw"
+    assert (cards(first), cards(second)) == (["4", "7"], ["6", "7"])
+
+
 def test_the_cps506_preset_sorts_the_pot_with_the_ace_on_top():
     """cps506: a war won by an Ace is added Ace first, then the rest by decreasing rank."""
     first, second = q("3", "1", "6"), q("K", "Q", "2")
@@ -359,10 +421,20 @@ def test_the_one_game_command_reports_a_bad_flag_in_one_line_and_exit_2(capsys):
         assert err.count("\n") == 1 and err.startswith("python -m reference: error: ")
 
 
-def test_the_help_names_the_cps506_and_simulate_subcommands(capsys):
-    """python -m reference --help lists `python -m reference cps506` and `python -m reference simulate`."""
+def test_the_help_names_the_cps506_skiena_and_simulate_subcommands(capsys):
+    """python -m reference --help lists `python -m reference cps506`, `... skiena` and `... simulate`."""
     with pytest.raises(SystemExit) as stop:
         main(["--help"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
-    assert "python -m reference cps506" in out and "python -m reference simulate" in out
+    for name in ("cps506", "skiena", "simulate"):
+        assert f"python -m reference {name}" in out
+
+
+@pytest.mark.parametrize("name", ["skiena", "dsl"])
+def test_the_one_game_command_plays_the_new_presets_on_52_cards(capsys, name):
+    """--preset skiena and --preset dsl play a 52-card game, as play_game does with the preset."""
+    assert main(["--seed", "5", "--preset", name, "--max-rounds", "5000"]) == 0
+    expected = play_game(max_rounds=5000, seed=5, rules=PRESETS[name])
+    assert expected.p1_cards + expected.p2_cards == 52
+    assert capsys.readouterr().out.endswith(f"final cards P1 {expected.p1_cards} / P2 {expected.p2_cards}\n")

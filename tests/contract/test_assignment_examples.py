@@ -28,11 +28,19 @@ KEYS = ("rules", "P1 before", "P2 before", "play_round", "resolve_war", "P1 afte
 
 
 def parse_examples(text: str) -> list[dict[str, str]]:
-    """Every war-example block of the markdown text, as a dict of its keys."""
+    """Every war-example block of the markdown text, as a dict of its keys plus "heading" (the heading above it,
+    made unique) and "line" (where the block starts)."""
     examples = []
-    for block in BLOCK.findall(text):
+    headings: list[str] = []
+    for match in BLOCK.finditer(text):
+        before = text[: match.start()]
+        heading = next(
+            (line.lstrip("#").strip() for line in reversed(before.splitlines()) if re.match(r"#+ ", line)),
+            "before any heading",
+        )
+        headings.append(heading)
         example: dict[str, str] = {}
-        for line in block.splitlines():
+        for line in match.group(1).splitlines():
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
@@ -40,7 +48,10 @@ def parse_examples(text: str) -> list[dict[str, str]]:
             assert sep and key.strip() in KEYS and key.strip() not in example, f"bad example line: {line!r}"
             example[key.strip()] = value.strip()
         missing = set(KEYS) - {"resolve_war"} - set(example)
-        assert not missing, f"example without {sorted(missing)}: {block!r}"
+        assert not missing, f"example without {sorted(missing)}: {match.group(1)!r}"
+        repeats = headings.count(heading)
+        example["heading"] = heading if repeats == 1 else f"{heading} ({repeats})"
+        example["line"] = str(before.count("\n") + 1)
         examples.append(example)
     return examples
 
@@ -62,21 +73,24 @@ EXAMPLES = parse_examples(HANDOUT.read_text(encoding="utf-8")) if HANDOUT.is_fil
 
 
 @pytest.mark.parametrize(
-    "example", EXAMPLES or [None], ids=[f"example-{n}" for n in range(1, len(EXAMPLES) + 1)] or ["no-example"]
+    "example",
+    EXAMPLES or [None],
+    ids=[example["heading"] for example in EXAMPLES] or ["no-example"],
 )
 def test_a_worked_example_of_the_handout_plays_as_shown(impl, example):
     """play_round, then resolve_war on a tie, leave exactly the queues ASSIGNMENT.md shows."""
     assert example is not None, f"no war-example block found in {HANDOUT}"
+    where = f"the example \"{example['heading']}\" ({HANDOUT.name}, line {example['line']})"
     rules = make_rules(impl, example["rules"])
     p1 = queue_from(impl, queue_cards(example["P1 before"]))
     p2 = queue_from(impl, queue_cards(example["P2 before"]))
+    round_shown = ast.literal_eval(example["play_round"])
     outcome = plain(impl.play_round(p1, p2))
-    assert outcome == ast.literal_eval(example["play_round"])
+    assert outcome == round_shown, f"play_round in {where}"
     if type(outcome) is tuple:
-        assert plain(impl.resolve_war(p1, p2, outcome[1], outcome[2], rules)) == ast.literal_eval(
-            example["resolve_war"]
-        )
+        war_shown = ast.literal_eval(example["resolve_war"])
+        assert plain(impl.resolve_war(p1, p2, outcome[1], outcome[2], rules)) == war_shown, f"resolve_war in {where}"
     else:
         assert "resolve_war" not in example, "resolve_war is only shown after a war"
-    assert drain(p1) == queue_cards(example["P1 after"])
-    assert drain(p2) == queue_cards(example["P2 after"])
+    assert drain(p1) == queue_cards(example["P1 after"]), f"P1's queue after {where}"
+    assert drain(p2) == queue_cards(example["P2 after"]), f"P2's queue after {where}"

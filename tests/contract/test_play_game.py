@@ -75,7 +75,9 @@ def test_no_round_at_all_with_max_rounds_0(impl):
 
 def test_the_same_seed_replays_the_same_game(impl):
     """Two games with the same seed are identical, field by field."""
-    assert fields(impl.play_game(seed=2024)) == fields(impl.play_game(seed=2024))
+    first = fields(impl.play_game(seed=2024))
+    again = fields(impl.play_game(seed=2024))
+    assert again == first, "play_game(seed=2024) played again (yours) differs from its first game (expected)"
 
 
 def test_a_given_deck_is_dealt_as_it_is(impl):
@@ -107,6 +109,26 @@ def test_a_war_that_ties_again_is_a_chain_of_2(impl):
     assert game == {
         "winner": "P1", "rounds": 1, "wars": 1, "longest_war_chain": 2,
         "p1_cards": 18, "p2_cards": 0, "history": ((18, 0),),
+    }
+
+
+def test_a_war_lost_at_its_first_check_is_a_chain_of_1(impl):
+    """A player short at a war's first availability check: the war still counts, with a chain of 1."""
+    # Round 1: K beats 2, so P1 keeps 4 cards. Round 2: 5 v 5 leaves P1 3 cards, too few: P2 wins them all.
+    game = fields(impl.play_game(deck=deck_for("2 5 3 4 6", "K 5 7 8 9")))
+    assert game == {
+        "winner": "P2", "rounds": 2, "wars": 1, "longest_war_chain": 1,
+        "p1_cards": 0, "p2_cards": 10, "history": ((4, 6), (0, 10)),
+    }
+
+
+def test_a_war_lost_at_the_check_after_a_tie_is_a_chain_of_2(impl):
+    """A player short after one face-up tie: a chain of 2 (1 for the war, plus 1 for the tie)."""
+    # Round 1: K beats 2. Round 2: 5 v 5, then 9 v 9 face up; P1 has 3 cards left, too few: P2 wins them all.
+    game = fields(impl.play_game(deck=deck_for("2 5 3 4 6 9 1 1 1", "K 5 7 8 10 9 J J J")))
+    assert game == {
+        "winner": "P2", "rounds": 2, "wars": 1, "longest_war_chain": 2,
+        "p1_cards": 0, "p2_cards": 18, "history": ((8, 10), (0, 18)),
     }
 
 

@@ -154,6 +154,25 @@ SUITE: list[tuple[str, str, str, float, bool]] = [
 ]
 """The hidden suites' tests: node id, title, category, points, hidden from students."""
 
+RULES: dict[str, str] = {
+    "test_structures.py::test_queue_is_fifo": "A Queue gives its items back first in, first out.",
+    "test_structures.py::test_stack_is_lifo": "A Stack gives its items back last in, first out.",
+    "test_structures.py::test_dequeue_empty_raises": "dequeue and pop on an empty structure raise IndexError.",
+    "test_joker.py::test_joker_beats_king": "The Joker beats every other card.",
+    "test_joker.py::test_joker_beats_every_rank": "The Joker beats every other card.",
+    "test_joker.py::test_joker_face_up_in_war": "A Joker turned face up in a war beats every other card.",
+    "test_rounds.py::test_winner_enqueues_own_card_first": "A round's winner enqueues its own card, then the other.",
+    "test_rounds.py::test_ten_beats_nine": "Cards compare by rank, never as text: 10 beats 9.",
+    "test_forced_war.py::test_three_down_one_up": "A war cycle takes 3 cards face down and 1 face up from each queue.",
+    "test_forced_war.py::test_winner_collects_own_pile_first": "The winner of a war collects its own pile first.",
+    "test_forced_war.py::test_double_war_uses_same_piles": "A face-up tie fights another cycle on the same piles.",
+    "test_forced_war.py::test_war_piles_are_stacks": "War piles are popped top first.",
+    "test_exhaustion.py::test_short_player_loses_game": "A player short of cards in a war loses it and the game.",
+    "test_exhaustion.py::test_both_short_is_draw": "Both players short in a war is a draw.",
+    "test_full_game.py::test_seeded_game_matches_reference": "A seeded game is played round for round as the rules say.",
+}
+"""The handout rule each test checks, for the examples that fill TestResult.rule (not every test has one)."""
+
 STRUCTURES = '''"""Queue and Stack for the War project."""
 
 
@@ -290,6 +309,7 @@ def examples() -> dict[str, GradeResult]:
         "collects_opponent_first": collects_opponent_first(),
         "no_war_module": no_war_module(),
         "markup_everywhere": markup_everywhere(),
+        "jokers_lose_to_kings": jokers_lose_to_kings(),
     }
 
 
@@ -326,6 +346,15 @@ def collects_opponent_first() -> GradeResult:
             "the winner must collect its own pile first, then the opponent's.",
             difference=Difference("P1's queue after the war (front first)", expected, actual, first),
             output=debug,
+            reproduction="from starter import Queue, play_round, resolve_war\n"
+            'p1, p2 = Queue(), Queue()\n'
+            'for card in ["7", "2", "3", "4", "Q", "9"]:\n'
+            "    p1.enqueue(card)\n"
+            'for card in ["7", "5", "6", "8", "J", "1"]:\n'
+            "    p2.enqueue(card)\n"
+            "outcome = play_round(p1, p2)  # (\"war\", \"7\", \"7\")\n"
+            "print(resolve_war(p1, p2, outcome[1], outcome[2]))\n"
+            "print([p1.dequeue() for _ in range(p1.size())])",
         ),
         "test_forced_war.py::test_double_war_uses_same_piles": dict(
             outcome="failed",
@@ -422,6 +451,69 @@ def markup_everywhere() -> GradeResult:
     )
 
 
+def jokers_lose_to_kings() -> GradeResult:
+    """Jokers lose to kings: charged once in Joker dominance, a war failure excused, a hidden replay failed; random
+    numbers not drawn from the seed."""
+    reproduction = (
+        "from starter import Queue, play_round\n"
+        "p1, p2 = Queue(), Queue()\n"
+        'p1.enqueue("Jo")\n'
+        'p2.enqueue("K")\n'
+        "print(play_round(p1, p2))  # the reference returns 'P1'"
+    )
+    failures: dict[str, dict[str, object]] = {
+        "test_joker.py::test_joker_beats_king": dict(
+            outcome="failed",
+            sentence="play_round with P1 holding Jo and P2 holding K should return 'P1' but returned 'P2'.",
+            reproduction=reproduction,
+        ),
+        "test_rounds.py::test_winner_enqueues_own_card_first": dict(
+            outcome="failed",
+            sentence="P1's queue after P1 won the round is wrong: position 1 holds 5 where '5' was expected",
+            difference=Difference("P1's queue after P1 won the round", ["5", "3"], [5, "3"], 0),
+            reproduction="from starter import Queue, play_round\n"
+            "p1, p2 = Queue(), Queue()\n"
+            'p1.enqueue("5")\n'
+            'p2.enqueue("3")\n'
+            "print(play_round(p1, p2))\n"
+            "print([p1.dequeue() for _ in range(p1.size())])  # the reference: ['5', '3']",
+        ),
+        "test_forced_war.py::test_three_down_one_up": dict(
+            outcome="excused",
+            sentence="follows from: the Joker beats every other card, charged in Joker dominance",
+            follows_from="the Joker beats every other card, charged in Joker dominance",
+            difference=Difference("P1's queue after the war", ["Jo", "K"], ["K"], 1),
+            reproduction="from starter import Queue, resolve_war\n# a war whose face-up cards are Jo and K",
+        ),
+        "test_joker.py::test_joker_face_up_in_war": dict(
+            outcome="failed",
+            sentence="SECRET-SENTENCE: resolve_war with Jo face up against K returned 'P2'.",
+            reproduction="SECRET-REPLAY: resolve_war(['Jo', '2', '3'], ['K', '4', '5'], '9', '9')",
+        ),
+        "test_forced_war.py::test_war_piles_are_stacks": dict(
+            outcome="excused",
+            sentence="SECRET-SENTENCE: follows from: the Joker beats every other card, charged in Joker dominance",
+            follows_from="the Joker beats every other card, charged in Joker dominance",
+            difference=Difference("SECRET-LABEL", ["SECRET-Jo"], ["K"], 0),
+            reproduction="SECRET-REPLAY: resolve_war(['2', '3', '4', 'Jo'], ['5', '6', '8', 'K'], '7', '7')",
+        ),
+        "test_full_game.py::test_seeded_game_matches_reference": dict(
+            outcome="failed",
+            sentence="SECRET-SENTENCE: deal 17, round 48: P1's queue is wrong at position 3.",
+            difference=Difference("SECRET-LABEL: deal 17, P1's queue", ["SECRET-Q", "2"], ["K", "2"], 0),
+            reproduction="SECRET-REPLAY: play_game(deck=[...], max_rounds=1000)",
+        ),
+    }
+    tests = [_test(entry, **failures.get(entry[0], {})) for entry in SUITE]
+    return _result(
+        "jokers_lose_to_kings",
+        tests,
+        sandbox="bwrap",
+        nondeterministic="play_game(seed=3), called twice, played two different games: your code uses random "
+        "numbers that do not come from the seed.",
+    )
+
+
 DECK = shuffle(make_deck(), 7)
 """The deck of the telemetry game: the reference's seed 7."""
 
@@ -458,11 +550,12 @@ def _test(entry: tuple[str, str, str, float, bool], outcome: str = "passed", **d
         id=node,
         name=name,
         category=category,
-        score=points if outcome == "passed" else 0,
+        score=points if outcome in ("passed", "excused") else 0,
         max_score=points,
         outcome=outcome,
         hidden=hidden,
         duration=0.012 if outcome != "timeout" else 10.0,
+        rule=RULES.get(node, ""),
         **detail,  # type: ignore[arg-type]
     )
 
@@ -492,6 +585,7 @@ def _result(
     output: str = "",
     coverage: list[CoveredFile] | None = None,
     telemetry: Telemetry | None = None,
+    nondeterministic: str = "",
 ) -> GradeResult:
     """A whole result, its category totals summed from its tests (from SUITE's points when there are none)."""
     categories = [
@@ -521,6 +615,7 @@ def _result(
         output=output,
         coverage=coverage or [],
         telemetry=telemetry,
+        nondeterministic=nondeterministic,
     )
 
 

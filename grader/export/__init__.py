@@ -1,0 +1,1 @@
+"""Exports: the class's other homes (a GitHub Classroom template, a Gradescope autograder)."""

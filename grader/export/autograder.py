@@ -1,0 +1,54 @@
+"""What run_autograder runs on Gradescope: grade ROOT/submission into ROOT/results/results.json.
+
+    python -m grader.export.autograder ROOT     # ROOT is /autograder on Gradescope
+
+The settings are ROOT/source/grading.toml. A submission that cannot be graded still gets a results.json
+(score 0 and the reason, shown to the student). A fault of the grader's writes none and exits 1, so that
+Gradescope marks the run as failed for the instructor instead of recording a 0.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..config import ConfigError, load_config
+from ..results import GradeResult, write_results
+from ..runner import GradingError, grade_all, open_batch, scratch_folder
+from ..sandbox import SandboxError, choose_level
+from ..submissions import Submission
+
+STUDENT = "submission"
+"""The name results.json gives the student (Gradescope knows who it is)."""
+
+
+def grade_autograder_root(root: Path) -> GradeResult:
+    """Grade ROOT/submission with ROOT/source/grading.toml; write ROOT/results/results.json unless the grader failed."""
+    config_path = root / "source" / "grading.toml"
+    config = load_config(config_path if config_path.is_file() else None)
+    choose_level(config.sandbox)
+    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
+        [result] = grade_all([Submission(STUDENT, root / "submission")], batch, jobs=1)
+    if result.outcome != "grader_fault":
+        write_results(result, root / "results" / "results.json")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run on ROOT (default /autograder); print the score or the fault for Gradescope's stdout log."""
+    args = sys.argv[1:] if argv is None else argv
+    root = Path(args[0] if args else "/autograder")
+    try:
+        result = grade_autograder_root(root)
+    except (ConfigError, SandboxError, GradingError) as error:
+        print(f"war-grader autograder: {error}", file=sys.stderr)
+        return 1
+    if result.outcome == "grader_fault":
+        print(f"war-grader autograder: grader fault: {result.reason}", file=sys.stderr)
+        return 1
+    print(f"{result.outcome}: {result.score:g} / {result.max_score:g}" + (f" ({result.reason})" if result.reason else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

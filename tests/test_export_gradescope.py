@@ -1,0 +1,147 @@
+"""`war-grader export gradescope`: the zip, set up and run as Gradescope would, under a stand-in /autograder.
+
+The zip is unpacked into ROOT/source (ROOT stands for /autograder), setup_python.sh (setup.sh's Python part)
+runs verbatim, run_autograder is copied to ROOT/run_autograder and run on a corpus submission in
+ROOT/submission, and ROOT/results/results.json is checked against Gradescope's documented fields. PyPI is
+stood in for by a virtual environment that already sees the dependencies (not war-grader), so the test
+needs no network, and war-grader can only come from the bundled wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.cli import main
+from grader.export.wheel import build_wheel
+from isolated_venv import everything_but_war_grader, make_venv
+
+PROJECT = Path(__file__).resolve().parents[1]
+CORPUS = PROJECT / "tests" / "submissions"
+SETTINGS = PROJECT / "tests" / "data" / "grading-test.toml"
+EXPECTED = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
+
+TOP_LEVEL = {"score": (int, float), "execution_time": (int, float), "output": str, "visibility": str,
+             "stdout_visibility": str, "tests": list}
+TEST_FIELDS = {"name": str, "score": (int, float), "max_score": (int, float), "status": str, "output": str,
+               "tags": list, "visibility": str}
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+"""Gradescope's documented results.json fields with their types, and its visibility values."""
+
+
+def check_gradescope_results(data: dict[str, Any]) -> None:
+    """Fail unless data has every documented field of Gradescope's results.json, with documented values."""
+    for key, kind in TOP_LEVEL.items():
+        assert isinstance(data.get(key), kind), f"results.json: {key} = {data.get(key)!r}"
+    assert data["visibility"] in VISIBILITIES and data["stdout_visibility"] in VISIBILITIES
+    for test in data["tests"]:
+        for key, kind in TEST_FIELDS.items():
+            assert isinstance(test.get(key), kind), f"tests[]: {key} = {test.get(key)!r} in {test.get('name')}"
+        assert test["status"] in ("passed", "failed")
+        assert test["visibility"] in VISIBILITIES and all(isinstance(tag, str) for tag in test["tags"])
+        assert 0 <= test["score"] <= test["max_score"]
+        assert (test["status"] == "passed") == (test["score"] == test["max_score"])
+    if data["tests"]:  # the top-level score overrides the tests' sum on Gradescope; ours is it, to 2 decimals
+        assert abs(sum(test["score"] for test in data["tests"]) - data["score"]) <= 0.005 + 1e-9
+
+
+def unpack(archive: Path, folder: Path) -> None:
+    """Unzip keeping each entry's permission bits (as `unzip` does)."""
+    with zipfile.ZipFile(archive) as opened:
+        for entry in opened.infolist():
+            path = Path(opened.extract(entry, folder))
+            path.chmod(entry.external_attr >> 16 & 0o777 or 0o644)
+
+
+@pytest.fixture(scope="module")
+def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ROOT with the zip unpacked in source/, setup_python.sh run, and run_autograder in place."""
+    root = tmp_path_factory.mktemp("gradescope") / "autograder"
+    archive = root.parent / "autograder.zip"
+    assert main(["export", "gradescope", str(archive), "--config", str(SETTINGS)]) == 0
+    unpack(archive, root / "source")
+    make_venv(root / "venv", everything_but_war_grader)  # stands in for PyPI: the dependencies, not war-grader
+    env = {"PATH": os.environ["PATH"], "AUTOGRADER": str(root), "PYTHON": sys.executable, "PIP_NO_INDEX": "1",
+           "HOME": str(root.parent)}
+    subprocess.run(["bash", str(root / "source" / "setup_python.sh")], env=env, check=True, timeout=300,
+                   cwd=root.parent, capture_output=True)
+    shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "run_autograder").chmod(0o755)
+    return root
+
+
+def run_autograder(root: Path, submission: str) -> subprocess.CompletedProcess[str]:
+    """Put a corpus submission in ROOT/submission and run ROOT/run_autograder from ROOT, as Gradescope does."""
+    shutil.rmtree(root / "submission", ignore_errors=True)
+    shutil.rmtree(root / "results", ignore_errors=True)
+    shutil.copytree(CORPUS / submission, root / "submission")
+    (root / "results").mkdir()
+    return subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True, timeout=600,
+                          env={"PATH": os.environ["PATH"], "AUTOGRADER": str(root)})
+
+
+def test_the_zip_holds_the_scripts_the_settings_and_the_wheel_at_its_root(tmp_path):
+    """setup.sh and run_autograder at the root (executable), the instructor's grading.toml byte for byte, a wheel."""
+    archive = tmp_path / "autograder.zip"
+    assert main(["export", "gradescope", str(archive), "--config", str(SETTINGS)]) == 0
+    with zipfile.ZipFile(archive) as opened:
+        names = opened.namelist()
+        modes = {entry.filename: entry.external_attr >> 16 for entry in opened.infolist()}
+        assert opened.read("grading.toml") == SETTINGS.read_bytes()
+        wheel = [name for name in names if name.endswith(".whl")]
+        assert "/autograder/" not in opened.read("run_autograder").decode()
+    assert {"setup.sh", "run_autograder", "setup_python.sh", "grading.toml"} <= set(names) and len(wheel) == 1
+    assert all(modes[name] & 0o111 for name in ("setup.sh", "run_autograder", "setup_python.sh"))
+    assert not any("/" in name for name in names)
+
+
+def test_the_installed_grader_comes_from_the_bundled_wheel_not_this_repository(autograder):
+    """After setup, ROOT/venv imports grader from its own site-packages, suites and templates included."""
+    probe = subprocess.run([str(autograder / "venv" / "bin" / "python"), "-c",
+                            "import grader, grader.suites, pathlib; p = pathlib.Path(grader.__file__).parent; "
+                            "print(p); print((p / 'suites' / 'pytest.ini').is_file())"],
+                           cwd=autograder, capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
+    location, has_ini = probe.stdout.split()
+    assert Path(location).is_relative_to(autograder / "venv") and has_ini == "True"
+
+
+def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(autograder):
+    """collects_opponent_first gets its pinned score in a results.json that has every documented field."""
+    done = run_autograder(autograder, "collects_opponent_first")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    check_gradescope_results(data)
+    assert data["score"] == EXPECTED["collects_opponent_first"]["score"]
+    assert any(test["status"] == "failed" for test in data["tests"])
+    assert {test["name"] for test in data["tests"] if test["visibility"] == "hidden"}
+    assert f"{data['score']:g} / 100" in done.stdout
+
+
+def test_an_ungradable_submission_still_gets_results_with_its_reason(autograder):
+    """A syntax error scores 0 with the reason in output, so the student sees why."""
+    done = run_autograder(autograder, "syntax_error")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    check_gradescope_results(data)
+    assert data["score"] == 0 and "syntax" in data["output"].lower()
+
+
+def test_the_bundled_wheel_is_the_same_bytes_every_time(tmp_path):
+    """Two builds from the same sources give identical wheels (fixed timestamps, sorted entries)."""
+    assert build_wheel(tmp_path / "a").read_bytes() == build_wheel(tmp_path / "b").read_bytes()
+
+
+def test_a_bad_setting_fails_the_export_not_the_upload(tmp_path, capsys):
+    """A grading.toml with a bad value is refused at export time with its one-line reason; no zip is written."""
+    bad = tmp_path / "grading.toml"
+    bad.write_text("[limits]\ncall_timeout = -1\n")
+    assert main(["export", "gradescope", str(tmp_path / "a.zip"), "--config", str(bad)]) == 2
+    assert "call_timeout" in capsys.readouterr().err and not (tmp_path / "a.zip").exists()
