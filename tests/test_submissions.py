@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tracemalloc
 import zipfile
 from pathlib import Path
@@ -311,3 +312,17 @@ def test_an_unreadable_class_folder_is_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "iterdir", denied)
     with pytest.raises(UsageError, match=f"{tmp_path}: cannot read it \\(Permission denied\\)"):
         discover([tmp_path])
+
+
+def test_clones_of_the_exported_classroom_template_are_a_class(tmp_path):
+    """Issue 10 item 3 with the real template: `export classroom`, cloned twice, is two students named by folder"""
+    from grader.export.classroom import export_classroom
+
+    export_classroom(tmp_path / "template")
+    for name in ("war-alice", "war-bob"):
+        shutil.copytree(tmp_path / "template", tmp_path / "class" / name)
+        (tmp_path / "class" / name / ".git").mkdir()
+    found = find_submissions([tmp_path / "class"])
+    assert ([s.student for s in found.submissions], found.skipped) == (["war-alice", "war-bob"], [])
+    assert [s.student for s in discover([tmp_path / "class" / "war-bob"])] == ["war-bob"]
+    assert prepare(found.submissions[1], tmp_path / "work").package == "starter"
