@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__
+from .batch import BatchReport, find_class, grade_into
 from .config import Config, ConfigError, load_config
 from .export.classroom import UNITS, ExportError, export_classroom
 from .export.gradescope import export_gradescope
 from .junit import write_junit
 from .merge import MergeError, merge_shards
-from .results import CATEGORY_TITLES, GradeResult, write_results
+from .output import OutputError, batch_students, grades_csv, locked
+from .report import ReportError, render_reports
+from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
 from .sandbox import SandboxError, choose_level
 from .shards import Shard, write_manifest
 from .student_tests import reference_with_tests
-from .submissions import Submission, UsageError, discover
+from .submissions import Submission, UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 """0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
@@ -34,7 +37,7 @@ class Progress:
         self.total, self.done, self.quiet = total, 0, quiet
         self.bar = sys.stderr.isatty() and not os.environ.get("CI") and not quiet
 
-    def __call__(self, result: GradeResult) -> None:
+    def __call__(self, result: GradeResult, kept: bool = False) -> None:
         self.done += 1
         if self.quiet:
             return
@@ -42,13 +45,20 @@ class Progress:
             width = 30
             filled = width * self.done // self.total
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                             f"{result.student[:30]:<30}")
+                             f"{printable(result.student[:30]):<30}")
             if self.done == self.total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
         else:
-            print(f"graded {self.done}/{self.total}: {result.student}: {_summary_score(result)}",
+            verb = "kept" if kept else "graded"
+            print(printable(f"{verb} {self.done}/{self.total}: {result.student}: {_summary_score(result)}"
+                            + (" (unchanged since the last run)" if kept else "")),
                   file=sys.stderr, flush=True)
+
+
+def printable(text: str) -> str:
+    """Text safe for a terminal: control characters (escape sequences, carriage returns) shown as escapes."""
+    return "".join(char if char.isprintable() or char == "\n" else repr(char)[1:-1] for char in text)
 
 
 def _summary_score(result: GradeResult) -> str:
@@ -59,16 +69,38 @@ def _summary_score(result: GradeResult) -> str:
 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
           timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
-          shard: Shard | None = None) -> list[GradeResult]:
-    """Grade every submission at paths (or a shard's slice of them) into out: results.json and grades.csv."""
+          force: bool = False, shard: Shard | None = None) -> list[GradeResult]:
+    """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
+    the class files failed."""
+    report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
+                       sandbox=sandbox, quiet=quiet, force=force, shard=shard)
+    if report.write_error:
+        raise OutputError(report.write_error)
+    return report.results
+
+
+def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
+              timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
+              force: bool = False, shard: Shard | None = None) -> BatchReport:
+    """The grade command: find the class, say what is skipped, grade (a shard of) it into out with a progress
+    display; a sharded run also writes OUT/shard.json for merge."""
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
-    submissions = discover(paths)
+    submissions, skipped = find_class(paths, out)
+    for line in skipped:
+        print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
     chosen = shard.select(submissions) if shard else submissions
-    results = _grade_batch(chosen, config, jobs=jobs, quiet=quiet) if chosen else []
-    write_outputs(results, out)
+    report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=Progress(len(chosen), quiet=quiet))
+    report.skipped = skipped
     if shard:
         write_manifest(out, shard, submissions)
-    return results
+    return report
+
+
+def write_outputs(results: list[GradeResult], out: Path) -> None:
+    """OUT/<student>/results.json for each, and OUT/grades.csv for exactly these, each written atomically."""
+    for result in results:
+        write_results(result, out / result.student / "results.json")
+    write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
 
 
 def _grade_batch(submissions: list[Submission], config: Config, *, jobs: int, quiet: bool) -> list[GradeResult]:
@@ -76,21 +108,6 @@ def _grade_batch(submissions: list[Submission], config: Config, *, jobs: int, qu
     choose_level(config.sandbox, allow_plain=config.allow_plain)
     with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
         return grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
-
-
-def write_outputs(results: list[GradeResult], out: Path) -> None:
-    """OUT/<student>/results.json for each, and OUT/grades.csv."""
-    out.mkdir(parents=True, exist_ok=True)
-    for result in results:
-        write_results(result, out / result.student / "results.json")
-    with (out / "grades.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason", "nondeterministic"])
-        for result in results:
-            by_id = {category.id: category.score for category in result.categories}
-            writer.writerow([result.student, f"{result.score:g}", f"{result.max_score:g}",
-                             *(f"{by_id.get(category, 0):g}" for category in CATEGORY_TITLES),
-                             result.outcome, result.reason, result.nondeterministic])
 
 
 def check(*, config_path: Path | None = None, sandbox: str | None = None,
@@ -105,12 +122,14 @@ def check(*, config_path: Path | None = None, sandbox: str | None = None,
     return reference, starter
 
 
-def summary(results: list[GradeResult], out: Path) -> str:
+def summary(results: list[GradeResult], out: Path, *, kept: int = 0) -> str:
     """A one-screen summary of a grading run."""
     graded = [r for r in results if r.outcome == "graded"]
     lines = [f"{len(results)} submission{'s' * (len(results) != 1)}: {len(graded)} graded, "
              f"{sum(r.outcome == 'ungradable' for r in results)} ungradable, "
              f"{sum(r.outcome == 'grader_fault' for r in results)} grader faults"]
+    if kept:
+        lines.append(f"{kept} kept from the last run (same submission, grader and settings; --force regrades)")
     if graded:
         scores = sorted(r.score for r in graded)
         lines.append(f"scores: min {scores[0]:g}, median {scores[len(scores) // 2]:g}, max {scores[-1]:g} "
@@ -124,7 +143,7 @@ def summary(results: list[GradeResult], out: Path) -> str:
         if result.outcome != "graded":
             lines.append(f"  {result.student}: {result.outcome.replace('_', ' ')}: {result.reason}")
     lines.append(f"results in {out}/: index.html, grades.csv, <student>/results.json and report.html")
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -137,8 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser = commands.add_parser("grade", help="grade submissions", description="Grade one submission (a "
                                        "folder, .zip or .py file) or a folder of them, one per student.")
     grade_parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
-                              help="a submission (folder, .zip, .py) or a folder whose child folders and zips "
-                              "are submissions")
+                              help="a submission (folder, .zip, .py) or a class folder whose child folders, "
+                              "zips and .py files are submissions")
     grade_parser.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports)")
     grade_parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once "
                               "(default: the number of cores)")
@@ -147,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
     grade_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"),
                               help="isolation level (grading.toml sandbox.level; default auto)")
+    grade_parser.add_argument("--force", action="store_true", help="regrade every student, even those whose "
+                              "saved result still stands (same submission, grader and settings)")
     grade_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     grade_parser.add_argument("--shard", type=_shard, metavar="I/N", help="grade only slice I of N of the class "
                               "(by a hash of each student's name); combine the slices with `war-grader merge`")
@@ -211,17 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "grade":
             if args.jobs < 1:
                 parser.error(f"--jobs must be at least 1, not {args.jobs}")
-            results = grade(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
-                            timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, shard=args.shard)
-            if results:
-                _render(args.out, "student")
-            if args.junit:
-                _write_junit(results, args.junit)
-            if args.json:
-                print(json.dumps([r.to_json() for r in results], indent=2))
-            else:
-                print(summary(results, args.out))
-            return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
+            return _grade_command(args)
         if args.command == "check":
             reference, starter = check(config_path=args.config, sandbox=args.sandbox, quiet=args.json)
             ok = reference.score == reference.max_score and starter.score == 0 and reference.outcome == "graded"
@@ -234,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for result in (reference, starter):
                     for test in result.tests:
                         if (test.outcome == "passed") != (result is reference):
-                            print(f"  {result.student}: {test.id}: {test.outcome}: {test.sentence}")
+                            print(printable(f"  {result.student}: {test.id}: {test.outcome}: {test.sentence}"))
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
         if args.command == "merge":
@@ -251,16 +262,49 @@ def main(argv: Sequence[str] | None = None) -> int:
             written = _render(args.out, args.view)
             print(f"rendered {len(written)} pages in {args.out}/")
             return EXIT_OK
-    except (UsageError, ConfigError, SandboxError, MergeError, ExportError) as error:
-        print(f"war-grader: {error}", file=sys.stderr)
+    except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
+        print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except GradingError as error:
-        print(f"war-grader: {error}", file=sys.stderr)
+        print(printable(f"war-grader: {error}"), file=sys.stderr)
+        return EXIT_FAULT
+    except OSError as error:  # the disk failed mid-batch (full): every results.json saved so far is kept
+        where = f"{error.filename}: " if error.filename else ""
+        print(printable(f"war-grader: {where}{error.strerror or error}; every result saved before it is kept, "
+                        "run the same command again to finish"), file=sys.stderr)
         return EXIT_FAULT
     except KeyboardInterrupt:
-        print("war-grader: interrupted", file=sys.stderr)
+        print("war-grader: interrupted; every result finished before it is saved, run the same command again "
+              "to grade the rest", file=sys.stderr)
         return 130
     return EXIT_USAGE
+
+
+def _grade_command(args: argparse.Namespace) -> int:
+    """grade: run, then the JSON or the summary; a class file that could not be written is one line, status 1."""
+    previous = signal.signal(signal.SIGTERM, _stop)  # kill (SIGTERM) stops as cleanly as Ctrl-C
+    try:
+        report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
+                           timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, force=args.force,
+                           shard=args.shard)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if args.junit:
+        _write_junit(report.results, args.junit)
+    if args.json:
+        print(json.dumps([r.to_json() for r in report.results], indent=2))
+    else:
+        print(summary(report.results, args.out, kept=report.kept))
+    if report.write_error:
+        print(printable(f"war-grader: {report.write_error}; every results.json is saved, run the same command "
+                        "again to rebuild the rest"), file=sys.stderr)
+        return EXIT_FAULT
+    return EXIT_FAULT if any(r.outcome == "grader_fault" for r in report.results) else EXIT_OK
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM handler: stop the batch the way Ctrl-C does."""
+    raise KeyboardInterrupt
 
 
 def _write_junit(results: list[GradeResult], path: Path) -> None:
@@ -291,13 +335,12 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _render(out: Path, view: str) -> list[Any]:
-    """The HTML reports (grader.report), when that module is present."""
+    """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv)."""
     try:
-        from .report import ReportError, render_reports  # noqa: PLC0415 - optional until reports land
-    except ImportError:
-        return []
-    try:
-        return render_reports(out, view=view)
+        if not out.is_dir():
+            return render_reports(out, view=view)  # its one-line error
+        with locked(out):
+            return render_reports(out, view=view, students=batch_students(out))
     except ReportError as error:
         raise UsageError(str(error)) from None
 

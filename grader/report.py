@@ -19,7 +19,7 @@ import jinja2
 from .report_charts import category_bars, game_comparison, histogram
 from .report_input import try_load
 from .report_page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, percent
-from .results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult
+from .results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
 
 VIEWS = ("student", "instructor")
 """student hides the names and details of hidden tests; instructor shows everything."""
@@ -43,19 +43,22 @@ class UnreadableResults(ReportError):
 # ----------------------------------------------------------------------------------------------- pages
 
 
-def render_reports(out: Path, *, view: str = "student") -> list[Path]:
-    """Re-render every OUT/<student>/report.html and OUT/index.html from the saved results.json files alone.
+def render_reports(out: Path, *, view: str = "student", students: list[str] | None = None) -> list[Path]:
+    """Re-render OUT/<student>/report.html and OUT/index.html from the saved results.json files alone.
 
-    Returns the pages written. A results.json that cannot be read is skipped, listed in the index as
-    "results unreadable", and reported by raising UnreadableResults after everything else is written.
+    `students` names the folders to use (the last batch, as grades.csv lists it); None means every
+    <student>/results.json in OUT. Returns the pages written. A results.json that cannot be read is
+    skipped, listed in the index as "results unreadable", and reported by raising UnreadableResults after
+    everything else is written.
     """
     _check_view(view)
     if not out.is_dir():
         raise ReportError(f"{out}: no such folder (expected the grader's output folder)")
-    paths = sorted(
-        (path for path in out.glob("*/results.json") if not path.parent.name.startswith(".")),
-        key=lambda path: path.parent.name.casefold(),
-    )
+    if students is None:
+        found = (path for path in out.glob("*/results.json") if not path.parent.name.startswith("."))
+    else:
+        found = (out / student / "results.json" for student in students)
+    paths = sorted(found, key=lambda path: path.parent.name.casefold())
     if not paths:
         raise ReportError(f"{out}: no <student>/results.json in it; grade some submissions first")
     written: list[Path] = []
@@ -78,6 +81,15 @@ def render_reports(out: Path, *, view: str = "student") -> list[Path]:
         raise UnreadableResults(
             _unreadable(path, problem) + more, written=written, unreadable=[path for path, _ in unreadable]
         )
+    return written
+
+
+def render_results(out: Path, results: list[GradeResult], *, view: str = "student") -> list[Path]:
+    """OUT/<student>/report.html for each of these results and OUT/index.html for exactly them (one batch)."""
+    _check_view(view)
+    written = [_write(out / result.student / "report.html", render_student_report(result, view=view))
+               for result in results]
+    written.append(_write(out / "index.html", render_class_overview(results, view=view)))
     return written
 
 
@@ -123,9 +135,9 @@ def _unreadable(path: Path, problem: str) -> str:
 
 
 def _write(path: Path, html: str) -> Path:
-    """Write a page; ReportError naming it if it cannot be written."""
+    """Write a page atomically; ReportError naming it if it cannot be written."""
     try:
-        path.write_text(html, encoding="utf-8")
+        write_atomically(path, html.encode("utf-8", errors="replace"))
     except OSError as error:
         raise ReportError(f"{path}: cannot write the report ({error.strerror or error})") from None
     return path

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -308,12 +311,38 @@ def _test_from_json(data: dict[str, Any]) -> TestResult:
     )
 
 
-def write_results(result: GradeResult, path: Path) -> None:
-    """Write results.json, creating its folder."""
+def write_results(result: GradeResult, path: Path, *, settings: str = "") -> None:
+    """Write results.json atomically (a full disk or a kill leaves the old file or none, never half of one).
+
+    `settings` is the digest of the grader and settings that produced it, kept in extra_data so a rerun can
+    tell whether the result still stands. Text that is not valid Unicode (a file name that is not UTF-8)
+    is written with replacement characters rather than failing.
+    """
+    data = result.to_json()
+    if settings:
+        data["extra_data"]["settings"] = settings
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    write_atomically(path, text.encode("utf-8", errors="replace"))
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write a file through a temporary beside it, flushed to disk, then renamed over the old one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def read_results(path: Path) -> GradeResult:
     """Read a results.json written by write_results."""
     return GradeResult.from_json(json.loads(path.read_text(encoding="utf-8")))
+

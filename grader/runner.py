@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import select
@@ -10,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ from . import __version__
 from .config import Config
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
 from .results import GradeResult
+from .process_tree import kill_descendants
 from .sandbox import SandboxError, make_runtime, make_spec
 from .scoring import ManifestEntry, score
 from .student_tests import grade_student_tests
@@ -77,7 +80,9 @@ class SuiteServer:
         """Start the server and wait until it has imported the suites."""
         self.process = subprocess.Popen([sys.executable, "-I", "-m", "grader.suite_server"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                                        env=pytest_env(), cwd=str(SUITES))
+                                        env=pytest_env(), cwd=str(SUITES), process_group=0)
+        # process_group=0: Ctrl-C on a terminal reaches the main process alone, which then stops the runs
+        # (Batch.stop_runs) while it can still find them below their server.
         if self._read(120) != {"ready": True}:
             self.close()
             raise GradingError("the trusted suite server did not start")
@@ -140,6 +145,13 @@ class Batch:
         if slot not in self.servers:
             self.servers[slot] = SuiteServer()
         return self.servers[slot]
+
+    def stop_runs(self) -> None:
+        """Kill every running pytest run and its sandboxed worker (Ctrl-C): everything below each server."""
+        for server in list(self.servers.values()):
+            process = server.process
+            if process is not None and process.poll() is None:
+                kill_descendants(process.pid)
 
     def close(self) -> None:
         """Stop every suite server."""
@@ -234,25 +246,96 @@ def grade_all(
     jobs: int,
     on_result: Callable[[GradeResult], None] = lambda result: None,
 ) -> list[GradeResult]:
-    """Grade every submission over `jobs` parallel slots, in input order; on_result hears each as it ends."""
+    """Grade every submission over `jobs` parallel slots, in input order; on_result hears each as it ends.
+
+    An unexpected exception while grading one submission is that submission's grader fault, never the end
+    of the batch. On KeyboardInterrupt (or an error from on_result, such as a full disk) nothing new
+    starts, the running trusted runs and their workers are killed, and the exception goes on once every
+    thread has returned: the results on_result already heard are all that was finished.
+    """
     slots: SimpleQueue[int] = SimpleQueue()
     for slot in range(jobs):
         slots.put(slot)
+    stopping = threading.Event()
 
-    def run(indexed: tuple[int, Submission]) -> GradeResult:
-        index, submission = indexed
+    def run(index: int, submission: Submission) -> GradeResult | None:
+        if stopping.is_set():
+            return None
         slot = slots.get()
         try:
-            result = grade_submission(submission, batch, slot=slot, index=index)
+            try:
+                result = grade_submission(submission, batch, slot=slot, index=index)
+            except Exception as error:  # noqa: BLE001 - one submission's grader fault, not the class's
+                result = _fault(submission, batch, error)
         finally:
             slots.put(slot)
+        if stopping.is_set():
+            return None  # its run was killed by the stop: the result is not the submission's
         on_result(result)
         return result
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(run, enumerate(submissions)))
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(run, index, submission) for index, submission in enumerate(submissions)]
+    try:
+        results = [future.result() for future in futures]
+    except BaseException:
+        stopping.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        batch.stop_runs()
+        pool.shutdown(wait=True)
+        raise
+    pool.shutdown()
+    return [result for result in results if result is not None]
 
 
-def scratch_folder() -> tempfile.TemporaryDirectory[str]:
-    """A private scratch folder for one run (removed at the end)."""
-    return tempfile.TemporaryDirectory(prefix="war-grader-")
+def _fault(submission: Submission, batch: Batch, error: Exception) -> GradeResult:
+    """The grader-fault result of a submission whose grading raised where nothing should."""
+    return score(
+        student=submission.student, manifest=batch.manifest, config=batch.config, recorded=None,
+        problem=("grader_fault", f"the grader failed on this submission ({type(error).__name__}: {error})"),
+        sha256="", sources={}, sandbox="", sandbox_warning="",
+        graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__, timings={},
+    )
+
+
+SCRATCH_PREFIX = "war-grader-run-"
+"""Scratch folders of grading runs, in the temporary folder."""
+
+
+@contextlib.contextmanager
+def scratch_folder() -> Iterator[str]:
+    """A private scratch folder for one run, removed at the end, even after Ctrl-C.
+
+    The run holds a lock on a file in it, so a later run can tell a folder left by a killed run (kill -9
+    releases the lock) from a live one, and removes it.
+    """
+    remove_abandoned_scratch()
+    folder = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+    lock = os.open(os.path.join(folder, ".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield folder
+    finally:
+        os.close(lock)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_abandoned_scratch() -> list[Path]:
+    """Remove scratch folders whose run is gone (their lock is free); the folders removed."""
+    removed = []
+    for folder in Path(tempfile.gettempdir()).glob(SCRATCH_PREFIX + "*"):
+        try:
+            if time.time() - folder.stat().st_mtime < 60:
+                continue  # perhaps made a moment ago, its lock not taken yet
+            lock = os.open(folder / ".lock", os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue  # no lock yet (just made) or not ours to judge
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # its run is alive
+        finally:
+            os.close(lock)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import lzma
+import os
 import re
 import shutil
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SKIPPED_NAMES = frozenset({"conftest.py", "sitecustomize.py", "usercustomize.py", "setup.py"})
 """Python files never copied: they would configure pytest or Python rather than play War."""
@@ -58,67 +62,194 @@ class PreparedCopy:
     """The student's own test files (Part E), relative to root: inside the package or beside it."""
 
 
+NOISE_NAMES = frozenset({"__pycache__", "__MACOSX"})
+"""Folders that tools leave beside submissions; ignored like hidden (dot) entries."""
+
+TOOLING_NAMES = frozenset({"tests", "test", "docs", "doc", "examples", "scripts", "venv", "env", "build", "dist"})
+"""Folders of a student's repository that are not the package: they never make a folder look like a class."""
+
+OUTPUT_MARKER = ".war-grader.lock"
+"""The file war-grader keeps in its output folder (its lock); a child holding it is never a student."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """What discovery found: the submissions, and one line per entry of a class folder that is not one."""
+
+    submissions: list[Submission]
+    skipped: list[str]
+
+
 def discover(paths: list[Path]) -> list[Submission]:
-    """The submissions at paths: each path is one submission, or a folder whose child folders and zips are."""
+    """The submissions at paths: each path is one submission, or a class folder whose children are."""
+    return find_submissions(paths).submissions
+
+
+def find_submissions(paths: list[Path], *, exclude: tuple[Path, ...] = ()) -> Found:
+    """The submissions at paths, and why each other entry of a class folder is not one.
+
+    A path is one submission (a .py file, a .zip, or a folder holding a package or modules) or a class
+    folder, one student per child folder, .zip or .py file. Hidden entries (names starting with a dot),
+    __pycache__ and __MACOSX are ignored; any other child that is not a submission (a text file, a FIFO,
+    a broken link, a war-grader output folder or a folder in `exclude`) is listed in `skipped`.
+    """
+    try:
+        return _find(paths, exclude)
+    except OSError as error:  # an unreadable folder on the instructor's side: one line, not a traceback
+        raise UsageError(f"{error.filename or paths[0]}: cannot read it ({error.strerror or error})") from None
+
+
+def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
     found: list[Submission] = []
+    skipped: list[str] = []
+    excluded = {_resolved(path) for path in exclude}
     for path in paths:
-        if not path.exists():
+        if not os.path.lexists(path):
             raise UsageError(f"{path}: no such file or folder")
+        if not path.is_dir() and not path.is_file():
+            raise UsageError(f"{path}: not a regular file or folder")
         if path.is_file() and path.suffix not in (".zip", ".py"):
             raise UsageError(f"{path}: a submission is a folder, a .zip or a .py file")
-        if path.is_file() or _looks_like_one_submission(path):
+        if path.is_file() or _is_one_submission(path):
             found.append(Submission(_name(path), path))
             continue
-        children = sorted(child for child in path.iterdir()
-                          if not child.name.startswith((".", "_"))
-                          and (child.is_dir() or child.suffix == ".zip") and not child.is_symlink())
-        if not children:
+        students = []
+        for child in sorted(path.iterdir()):
+            if child.name.startswith(".") or child.name in NOISE_NAMES:
+                continue
+            if _resolved(child) in excluded or _is_output_folder(child):
+                skipped.append(f"{child}: a war-grader output folder, not a student")
+            elif child.is_dir() or (child.is_file() and child.suffix in (".zip", ".py")
+                                    and child.name not in SKIPPED_NAMES):
+                students.append(Submission(_name(child), child))
+            else:
+                skipped.append(f"{child}: not a submission (a student is a folder, a .zip or a .py file)")
+        if not students:
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
-        found.extend(Submission(_name(child), child) for child in children)
-    return _unique(found)
+        found.extend(students)
+    return Found(_unique(found), skipped)
 
 
-def _looks_like_one_submission(folder: Path) -> bool:
-    """A folder is one submission if it holds a package or .py files we would copy (not just a conftest.py)."""
-    return any((child.suffix == ".py" and child.name not in SKIPPED_NAMES)
-               or (child.is_dir() and (child / "__init__.py").is_file())
-               for child in folder.iterdir())
+def _is_output_folder(folder: Path) -> bool:
+    """A war-grader output folder: it holds the grader's lock, or grades.csv beside index.html."""
+    return (folder / OUTPUT_MARKER).exists() or all((folder / name).is_file() for name in ("grades.csv", "index.html"))
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:
+        return path.absolute()
+
+
+def _is_one_submission(folder: Path) -> bool:
+    """Whether a folder is one student's work rather than a class.
+
+    It is one submission if it is a package, or holds a package or modules (besides tests, docs and the
+    like) and no folder or zip of another student; several packages and nothing else are a class of bare
+    packages, and a package or module among student folders is one more student, not the whole class.
+    """
+    if (folder / "__init__.py").is_file():
+        return True
+    packages = modules = students = 0
+    for child in folder.iterdir():
+        if child.name.startswith(".") or child.name in NOISE_NAMES or child.name.lower() in TOOLING_NAMES:
+            continue
+        if child.is_dir():
+            if (child / "__init__.py").is_file():
+                packages += 1
+            elif _holds_python(child, depth=3):
+                students += 1
+        elif child.is_file():
+            if child.suffix == ".zip":
+                students += 1
+            elif (child.suffix == ".py" and child.name not in SKIPPED_NAMES
+                  and not child.name.startswith("test_")):
+                modules += 1
+    if packages + modules == 0:
+        return False
+    return students == 0 and packages < 2
+
+
+def _holds_python(folder: Path, *, depth: int) -> bool:
+    """Whether a .py file or a .zip sits within depth levels of folder (hidden folders not searched)."""
+    try:
+        children = list(folder.iterdir())
+    except OSError:
+        return False
+    for child in children:
+        if child.name.startswith("."):
+            continue
+        if child.suffix in (".py", ".zip") and child.is_file():
+            return True
+        if depth > 1 and child.is_dir() and _holds_python(child, depth=depth - 1):
+            return True
+    return False
 
 
 def _name(path: Path) -> str:
     name = path.name[: -len(path.suffix)] if path.suffix in (".zip", ".py") else path.name
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "student"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).lstrip(".").rstrip("._") or "student"
+
+
+RESERVED_NAMES = frozenset({"grades.csv", "index.html"})
+"""Names of the output folder's own files: a student so named gets a suffix, like a second student of a name."""
 
 
 def _unique(found: list[Submission]) -> list[Submission]:
-    seen: dict[str, int] = {}
+    """Distinct names (case apart, as on case-insensitive disks), none of them an output file's name."""
+    taken = set(RESERVED_NAMES)
     result = []
     for submission in found:
-        count = seen.get(submission.student, 0)
-        seen[submission.student] = count + 1
-        name = submission.student if count == 0 else f"{submission.student}-{count + 1}"
+        name, count = submission.student, 1
+        while name.casefold() in taken:
+            count += 1
+            name = f"{submission.student}-{count}"
+        taken.add(name.casefold())
         result.append(Submission(name, submission.path))
     return result
 
 
 def submission_hash(path: Path) -> str:
-    """sha256 of a file, or of a folder's regular files (relative path and content, sorted)."""
+    """sha256 of a file, or of a folder's regular files (relative path and content, sorted).
+
+    Files are read in blocks (a huge data file costs time, not memory) and names are hashed as the bytes
+    on disk, so a name that is not UTF-8 hashes like any other. Anything else (a FIFO) hashes as empty.
+    """
     digest = hashlib.sha256()
     if path.is_file():
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+        _hash_content(path, digest)
         return digest.hexdigest()
-    for file in sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink()
-                       and "__pycache__" not in p.parts):
-        digest.update(file.relative_to(path).as_posix().encode() + b"\0")
-        digest.update(file.read_bytes() + b"\0")
+    if not path.is_dir():
+        return digest.hexdigest()
+    files = sorted(os.fsencode(p.relative_to(path).as_posix()) for p in path.rglob("*")
+                   if "__pycache__" not in p.parts and _is_regular(p))
+    for name in files:
+        digest.update(name + b"\0")
+        _hash_content(path / os.fsdecode(name), digest)
+        digest.update(b"\0")
     return digest.hexdigest()
+
+
+def _hash_content(file: Path, digest: Any) -> None:
+    with file.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+
+
+def _is_regular(path: Path) -> bool:
+    """A regular file, not through a link (lstat: FIFOs, devices and links are not)."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def prepare(submission: Submission, into: Path) -> PreparedCopy:
     """Copy the submission's Python files into `into`/root; SubmissionError if there is nothing to grade."""
     source = submission.path
+    if not source.is_file() and not source.is_dir():
+        raise SubmissionError(f"{source.name} is not a regular file or folder")
     if source.suffix == ".zip" and source.is_file():
         source = _extract(source, into / "unzipped")
     root = into / "root"
@@ -134,7 +265,8 @@ def prepare(submission: Submission, into: Path) -> PreparedCopy:
         package, name = folder, DEFAULT_PACKAGE
     else:
         packages = sorted(child for child in folder.iterdir() if child.is_dir() and not child.is_symlink()
-                          and (child / "__init__.py").is_file() and child.name.isidentifier())
+                          and (child / "__init__.py").is_file() and child.name.isidentifier()
+                          and child.name.lower() not in TOOLING_NAMES)
         modules = sorted(child for child in folder.iterdir() if child.suffix == ".py" and child.is_file()
                          and not child.is_symlink() and child.name not in SKIPPED_NAMES
                          and not is_test_file(child.name))
@@ -211,7 +343,7 @@ def _copy_package(package: Path, target: Path) -> list[str]:
         relative = file.relative_to(package)
         if (file.name in SKIPPED_NAMES or "__pycache__" in relative.parts
                 or any(part.startswith(".") for part in relative.parts)
-                or _behind_symlink(package, file)):
+                or _behind_symlink(package, file) or not _is_regular(file) or not _utf8(relative)):
             continue
         if len(copied) >= MAX_FILES:
             raise SubmissionError(f"more than {MAX_FILES} .py files")
@@ -220,6 +352,15 @@ def _copy_package(package: Path, target: Path) -> list[str]:
     if "__init__.py" not in copied:
         raise SubmissionError("the package has no __init__.py")
     return copied
+
+
+def _utf8(relative: Path) -> bool:
+    """Whether a path's name is valid UTF-8: a file named otherwise could never be imported."""
+    try:
+        relative.as_posix().encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _behind_symlink(top: Path, file: Path) -> bool:
@@ -248,7 +389,7 @@ def _extract(archive: Path, into: Path) -> Path:
             if sum(member.file_size for member in members) > MAX_ZIP_BYTES:
                 raise SubmissionError(f"the zip holds more than {MAX_ZIP_BYTES // 2**20} MiB")
             for member in members:
-                name = member.filename
+                name = member.filename.replace("\\", "/")  # zips made on Windows may use backslashes
                 parts = Path(name).parts
                 if name.startswith(("/", "\\")) or ".." in parts or ":" in name:
                     raise SubmissionError(f"the zip holds an unsafe path: {name}")
@@ -261,7 +402,8 @@ def _extract(archive: Path, into: Path) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with bundle.open(member) as data, target.open("wb") as out:
                     shutil.copyfileobj(data, out)
-    except (zipfile.BadZipFile, OSError, RuntimeError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, lzma.LZMAError, EOFError, OSError,
+            RuntimeError, NotImplementedError, ValueError) as error:
         raise SubmissionError(f"the zip cannot be read ({error})") from None
     into.mkdir(parents=True, exist_ok=True)
     return into

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tracemalloc
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from grader.submissions import SubmissionError, UsageError, discover, prepare, submission_hash
+from grader.submissions import (
+    OUTPUT_MARKER,
+    Submission,
+    SubmissionError,
+    UsageError,
+    discover,
+    find_submissions,
+    prepare,
+    submission_hash,
+)
 
 
 def package(folder: Path, name: str = "starter", **extra: str) -> Path:
@@ -113,3 +124,205 @@ def test_the_hash_depends_on_content_only(tmp_path):
     assert submission_hash(first) == submission_hash(second)
     (second / "starter" / "__init__.py").write_text("X = 2\n")
     assert submission_hash(first) != submission_hash(second)
+
+
+# ----------------------------------------------------------------------------- issue 11 and class shapes
+
+
+def damaged_zip(path: Path, method: int) -> Path:
+    """A zip whose compressed data is corrupt while its directory is intact."""
+    with zipfile.ZipFile(path, "w", compression=method) as bundle:
+        bundle.writestr("starter/__init__.py", "X = 1\n" * 2000)
+    data = bytearray(path.read_bytes())
+    start = data.index(b"starter/__init__.py") + len("starter/__init__.py")
+    for offset in range(start + 20, start + 60):  # inside the compressed stream, before the directory
+        data[offset] ^= 0xFF
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA, zipfile.ZIP_BZIP2])
+def test_a_zip_with_damaged_compressed_data_is_ungradable_not_a_crash(tmp_path, method):
+    """Defect 1: corrupt deflate or LZMA data is the student's SubmissionError, not zlib.error"""
+    archive = damaged_zip(tmp_path / "zed.zip", method)
+    with pytest.raises(SubmissionError, match="the zip cannot be read"):
+        prepare(discover([archive])[0], tmp_path / "work")
+
+
+def test_a_file_name_that_is_not_utf8_is_hashed_and_not_copied(tmp_path):
+    """Defect 2: a non-UTF-8 name hashes without error and the copy keeps only importable files"""
+    source = package(tmp_path / "alice")
+    for name in (b"caf\xe9.py", b"notes-\xff.txt"):
+        (source / "starter" / os.fsdecode(name)).write_text("Y = 1\n")
+    digest = submission_hash(source)
+    assert len(digest) == 64
+    (source / "starter" / os.fsdecode(b"notes-\xff.txt")).write_text("changed\n")
+    assert submission_hash(source) != digest  # the odd file still counts in the hash
+    copy = prepare(discover([source])[0], tmp_path / "work")
+    assert copy.files == ("starter/__init__.py",)
+
+
+def test_hashing_a_huge_data_file_reads_it_in_blocks(tmp_path):
+    """Defect 26: hashing a large non-.py file costs a few MiB of memory, not its size"""
+    source = package(tmp_path / "alice")
+    with (source / "data.bin").open("wb") as handle:
+        handle.truncate(256 * 2**20)  # sparse: 256 MiB of zeros, cheap on disk
+    tracemalloc.start()
+    try:
+        submission_hash(source)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20
+
+
+@pytest.mark.parametrize("stray", ["bare_package", "loose_module"])
+def test_a_stray_package_or_module_among_student_folders_is_one_more_student(tmp_path, stray):
+    """Defect 3: one bare package folder or loose .py among student folders does not swallow the class"""
+    package(tmp_path / "alice")
+    package(tmp_path / "bob")
+    if stray == "bare_package":
+        package(tmp_path, "carol")
+    else:
+        (tmp_path / "carol.py").write_text("X = 1\n")
+    assert [s.student for s in discover([tmp_path])] == ["alice", "bob", "carol"]
+
+
+def test_a_folder_of_bare_packages_is_a_class(tmp_path):
+    """Issue 8 item 10: a folder whose children are package folders is a class, one student per child"""
+    for name in ("alice", "bob", "carol"):
+        package(tmp_path, name, **{"game.py": "Y = 1\n"})
+    found = discover([tmp_path])
+    assert [s.student for s in found] == ["alice", "bob", "carol"]
+    assert prepare(found[1], tmp_path / "work").package == "starter"
+
+
+def classroom_repo(folder: Path) -> Path:
+    """A clone of the GitHub Classroom template: .git, the workflow, tests, the package, a loose test file."""
+    (folder / ".git").mkdir(parents=True)
+    (folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (folder / ".github" / "workflows").mkdir(parents=True)
+    (folder / ".github" / "workflows" / "classroom.yml").write_text("name: Autograding\n")
+    (folder / "tests").mkdir()
+    (folder / "tests" / "__init__.py").write_text("")
+    (folder / "tests" / "test_contract.py").write_text("def test_x():\n    pass\n")
+    (folder / "test_mine.py").write_text("def test_y():\n    pass\n")
+    (folder / "README.md").write_text("# War\n")
+    return package(folder, **{"game.py": "Y = 1\n"})
+
+
+def test_cloned_classroom_repositories_are_a_class_named_by_folder(tmp_path):
+    """Issue 10 item 3: a folder of template clones is a class; each student is its repository's folder"""
+    for name in ("war-alice", "war-bob"):
+        classroom_repo(tmp_path / name)
+    found = discover([tmp_path])
+    assert [s.student for s in found] == ["war-alice", "war-bob"]
+    copy = prepare(found[0], tmp_path / "work")
+    assert (copy.package, sorted(copy.files)) == ("starter", ["starter/__init__.py", "starter/game.py"])
+
+
+def test_one_cloned_repository_is_one_submission(tmp_path):
+    """A single clone of the template (tests/, test_*.py, .github beside the package) is one student"""
+    repo = classroom_repo(tmp_path / "war-alice")
+    assert [s.student for s in discover([repo])] == ["war-alice"]
+
+
+def test_a_package_with_a_driver_script_is_still_one_submission(tmp_path):
+    """A folder with its package and a main.py beside it is one student, not a class of two"""
+    source = package(tmp_path / "alice")
+    (source / "main.py").write_text("import starter\n")
+    assert [s.student for s in discover([source])] == ["alice"]
+
+
+def test_linked_and_underscore_students_are_graded_and_odd_entries_are_reported(tmp_path):
+    """Defects 6, 22: a symlinked or _-named student is found; a FIFO named .zip or a text file is one line"""
+    elsewhere = package(tmp_path / "elsewhere" / "linked")
+    klass = tmp_path / "class"
+    package(klass / "alice")
+    package(klass / "_bob")
+    os.symlink(elsewhere, klass / "dave")
+    os.mkfifo(klass / "eve.zip")
+    (klass / "notes.txt").write_text("")
+    (klass / ".DS_Store").write_text("")
+    found = find_submissions([klass])
+    assert [s.student for s in found.submissions] == ["_bob", "alice", "dave"]
+    assert sorted(line.split(":")[0] for line in found.skipped) == [str(klass / "eve.zip"), str(klass / "notes.txt")]
+    assert prepare(found.submissions[2], tmp_path / "work").files == ("starter/__init__.py",)
+
+
+def test_a_fifo_given_as_a_submission_is_a_usage_error_and_never_opened(tmp_path):
+    """Defect 22: a FIFO named x.zip on the command line is one sentence, and prepare refuses it too"""
+    os.mkfifo(tmp_path / "x.zip")
+    with pytest.raises(UsageError, match="not a regular file or folder"):
+        discover([tmp_path / "x.zip"])
+    with pytest.raises(SubmissionError, match="not a regular file or folder"):
+        prepare(Submission("x", tmp_path / "x.zip"), tmp_path / "work")
+    assert len(submission_hash(tmp_path / "x.zip")) == 64
+
+
+def test_the_output_folder_inside_the_class_is_not_a_student(tmp_path):
+    """Defect 21: --out inside the class folder (or any folder holding the grader's lock) is skipped, saying so"""
+    package(tmp_path / "alice")
+    package(tmp_path / "bob")
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "old-reports").mkdir()
+    (tmp_path / "old-reports" / OUTPUT_MARKER).write_text("")
+    (tmp_path / "older").mkdir()
+    for name in ("grades.csv", "index.html"):
+        (tmp_path / "older" / name).write_text("")
+    found = find_submissions([tmp_path], exclude=(tmp_path / "reports",))
+    assert [s.student for s in found.submissions] == ["alice", "bob"]
+    assert len(found.skipped) == 3 and all("war-grader output folder" in line for line in found.skipped)
+
+
+def test_students_named_like_output_files_or_differing_in_case_get_distinct_names(tmp_path):
+    """Defect 9: students called grades.csv or index.html, or Alice beside alice, never share an output path"""
+    for name in ("grades.csv", "index.html", "Alice", "alice"):
+        package(tmp_path / name)
+    names = [s.student for s in discover([tmp_path])]
+    assert names == ["Alice", "alice-2", "grades.csv-2", "index.html-2"]
+
+
+def test_windows_backslash_paths_in_a_zip_are_folders(tmp_path):
+    """Defect 13: starter\\cards.py in a zip made on Windows is the file cards.py in the package starter"""
+    archive = tmp_path / "win.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        bundle.writestr("win\\starter\\__init__.py", "X = 1\n")
+        bundle.writestr("win\\starter\\cards.py", "Y = 1\n")
+    copy = prepare(discover([archive])[0], tmp_path / "work")
+    assert (copy.package, sorted(copy.files)) == ("starter", ["starter/__init__.py", "starter/cards.py"])
+
+
+def test_a_folder_named_like_a_module_inside_the_package_is_ignored(tmp_path):
+    """Defect 14: a folder called x.py inside the package is not a file to copy, and not a reason to refuse"""
+    source = package(tmp_path / "alice", **{"game.py": "Y = 1\n"})
+    (source / "starter" / "x.py").mkdir()
+    copy = prepare(discover([source])[0], tmp_path / "work")
+    assert sorted(copy.files) == ["starter/__init__.py", "starter/game.py"]
+
+
+def test_an_unreadable_class_folder_is_a_usage_error(tmp_path, monkeypatch):
+    """A class folder that cannot be listed is one sentence naming it, not a traceback"""
+    package(tmp_path / "alice")
+    package(tmp_path / "bob")
+
+    def denied(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", denied)
+    with pytest.raises(UsageError, match=f"{tmp_path}: cannot read it \\(Permission denied\\)"):
+        discover([tmp_path])
+
+
+def test_clones_of_the_exported_classroom_template_are_a_class(tmp_path):
+    """Issue 10 item 3 with the real template: `export classroom`, cloned twice, is two students named by folder"""
+    from grader.export.classroom import export_classroom
+
+    export_classroom(tmp_path / "template")
+    for name in ("war-alice", "war-bob"):
+        shutil.copytree(tmp_path / "template", tmp_path / "class" / name)
+        (tmp_path / "class" / name / ".git").mkdir()
+    found = find_submissions([tmp_path / "class"])
+    assert ([s.student for s in found.submissions], found.skipped) == (["war-alice", "war-bob"], [])
+    assert [s.student for s in discover([tmp_path / "class" / "war-bob"])] == ["war-bob"]
+    assert prepare(found.submissions[1], tmp_path / "work").package == "starter"

@@ -1,0 +1,162 @@
+"""The grader's output folder: checked and locked before grading, each result saved the moment it is graded,
+and the class files (grades.csv, index.html, the report pages) rebuilt from exactly one batch's students.
+
+At every moment the files agree with one another: a student's old report.html goes before the new
+results.json comes (atomically), and grades.csv and index.html are removed when a batch starts and written
+only when it ends, from the same results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import errno
+import fcntl
+import io
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from .report_input import try_load
+from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
+from .submissions import OUTPUT_MARKER
+
+LOCK_NAME = OUTPUT_MARKER
+"""The lock file; discovery also knows a folder holding it as an output folder, never a student."""
+
+CLASS_FILES = ("grades.csv", "index.html")
+"""The files that describe the whole batch."""
+
+MIN_FREE_BYTES = 16 * 2**20
+"""Free space wanted in --out before grading starts, besides PER_STUDENT_BYTES for each student."""
+
+PER_STUDENT_BYTES = 2**20
+"""A generous bound on one student's results.json and report.html (a perfect one takes about 200 KB)."""
+
+REUSABLE_OUTCOMES = ("graded", "ungradable")
+"""Outcomes a rerun keeps; a grader fault is the grader's own and is always retried."""
+
+
+class OutputError(Exception):
+    """The output folder cannot be used (not a folder, not writable, full, locked): one line for the user."""
+
+
+@dataclass
+class OutputFolder:
+    """An output folder this process holds the lock of."""
+
+    path: Path
+    lock: int
+    """The locked file descriptor (released when closed or when the process dies, even by kill -9)."""
+
+    def saved(self, student: str, sha256: str, settings: str) -> GradeResult | None:
+        """The student's result from an earlier run, if it still stands for this submission and these settings."""
+        path = self.path / student / "results.json"
+        if not path.is_file():
+            return None
+        result, _ = try_load(path)
+        if result is None or result.outcome not in REUSABLE_OUTCOMES or result.sha256 != sha256:
+            return None
+        try:
+            saved_settings = json.loads(path.read_text(encoding="utf-8"))["extra_data"].get("settings")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return result if saved_settings == settings and result.student == student else None
+
+    def has_saved(self, student: str) -> bool:
+        """Whether the student has a results.json here (only then is hashing worth it)."""
+        return (self.path / student / "results.json").is_file()
+
+    def start_batch(self) -> None:
+        """Remove grades.csv and index.html: from now until the batch ends they would describe another one."""
+        for name in CLASS_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (self.path / name).unlink()
+
+    def save(self, result: GradeResult, settings: str) -> None:
+        """Save one student's results.json atomically, dropping the report.html of an earlier result first."""
+        folder = self.path / result.student
+        with contextlib.suppress(FileNotFoundError):
+            (folder / "report.html").unlink()
+        write_results(result, folder / "results.json", settings=settings)
+
+    def finish(self, results: list[GradeResult]) -> None:
+        """grades.csv for exactly these results (the batch, in input order), written atomically."""
+        write_atomically(self.path / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
+
+
+def grades_csv(results: list[GradeResult]) -> str:
+    """grades.csv: student, score, max, a column per category, outcome, reason, nondeterministic."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer)
+    writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason", "nondeterministic"])
+    for result in results:
+        by_id = {category.id: category.score for category in result.categories}
+        writer.writerow([result.student, f"{result.score:g}", f"{result.max_score:g}",
+                         *(f"{by_id.get(category, 0):g}" for category in CATEGORY_TITLES),
+                         result.outcome, result.reason, result.nondeterministic])
+    return buffer.getvalue()
+
+
+def batch_students(out: Path) -> list[str] | None:
+    """The students of the last batch written to out, as its grades.csv lists them; None without one."""
+    try:
+        with (out / "grades.csv").open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    if not rows or rows[0][:1] != ["student"]:
+        return None
+    return [row[0] for row in rows[1:] if row]
+
+
+@contextlib.contextmanager
+def open_output(path: Path, *, students: int) -> Iterator[OutputFolder]:
+    """Check that path is a writable folder with room for `students` results, and lock it for this process."""
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"--out {path}: not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"--out {path}: cannot create it ({error.strerror or error})") from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".war-grader-probe-"):
+            pass
+    except OSError as error:
+        raise OutputError(f"--out {path}: cannot write in it ({error.strerror or error})") from None
+    needed = MIN_FREE_BYTES + PER_STUDENT_BYTES * students
+    free = shutil.disk_usage(path).free
+    if free < needed:
+        raise OutputError(f"--out {path}: {free / 2**20:.0f} MiB free, {needed / 2**20:.0f} MiB wanted for "
+                          f"{students} student{'s' * (students != 1)}")
+    with locked(path) as descriptor:
+        yield OutputFolder(path, descriptor)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[int]:
+    """Hold the lock of the output folder at path (an existing folder); OutputError if another process does."""
+    try:
+        descriptor = os.open(path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        raise OutputError(f"--out {path}: cannot lock it ({error.strerror or error})") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip()
+        os.close(descriptor)
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise OutputError(f"--out {path}: another war-grader is writing there"
+                              f"{f' (process {holder})' if holder else ''}; wait for it or choose another "
+                              "--out") from None
+        raise OutputError(f"--out {path}: cannot lock it ({error.strerror or error})") from None
+    try:
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+        yield descriptor
+    finally:
+        os.close(descriptor)
