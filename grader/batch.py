@@ -66,7 +66,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                progress: Progress = lambda result, kept: None) -> BatchReport:
     """Grade submissions into out: checked and locked first, results kept unless --force, class files last."""
     with open_output(out, students=len(submissions)) as output:
-        level = choose_level(config.sandbox)
+        level = choose_level(config.sandbox, allow_plain=config.allow_plain)
         settings = settings_digest(config, level)
         output.start_batch()
         results: dict[str, GradeResult] = {}

@@ -95,7 +95,7 @@ def expect_cards(actual: list[Any], expected: list[str], label: str) -> None:
     if where is None:
         return
     if len(actual) != len(expected) and where == min(len(actual), len(expected)):
-        detail = (f"it holds {_cards(len(actual))} where {_cards(len(expected))} "
+        detail = (f"it holds {_cards(len(actual))} where {len(expected)} "
                   f"{'was' if len(expected) == 1 else 'were'} expected")
     else:
         detail = f"position {where + 1} holds {show(actual[where])} where {show(expected[where])} was expected"

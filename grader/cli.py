@@ -21,7 +21,7 @@ from .output import OutputError, batch_students, grades_csv, locked
 from .report import ReportError, render_reports
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from .runner import GradingError, grade_all, open_batch, scratch_folder
-from .sandbox import SandboxError, choose_level
+from .sandbox import MAX_JOBS, SandboxError, choose_level
 from .shards import Shard, write_manifest
 from .student_tests import reference_with_tests
 from .submissions import Submission, UsageError
@@ -230,8 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "grade":
-            if args.jobs < 1:
-                parser.error(f"--jobs must be at least 1, not {args.jobs}")
+            if not 1 <= args.jobs <= MAX_JOBS:
+                parser.error(f"--jobs must be from 1 to {MAX_JOBS}, not {args.jobs}")
             return _grade_command(args)
         if args.command == "check":
             reference, starter = check(config_path=args.config, sandbox=args.sandbox, quiet=args.json)

@@ -39,6 +39,9 @@ UID_BASE, UID_BLOCK, UID_BLOCKS = 200000, 64, 256
 """Workers started by root run as uids of a block of UID_BLOCK that one grading run holds for its whole life
 (uid = block start + job slot): two students, even of two graders running at once, never share a uid."""
 
+MAX_JOBS = UID_BLOCK // 2
+"""Job slots one grading run may use: the lower half of its uid block; Part E's sandboxes use the upper half."""
+
 UID_LOCKS = Path("/run/war-grader")
 """Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
 

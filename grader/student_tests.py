@@ -26,7 +26,16 @@ import reference
 
 from .chaffs import CHAFFS, CONTRACT_MODULES, chaff_sources, wheat_sources
 from .config import Config
-from .sandbox import Limits, SandboxError, apply_limits, kill_uid, make_spec, worker_command, worker_env
+from .sandbox import (
+    UID_BLOCK,
+    Limits,
+    SandboxError,
+    apply_limits,
+    kill_uid,
+    make_spec,
+    worker_command,
+    worker_env,
+)
 from .student_tests_judge import Run, given_examples, judge
 from .student_tests_results import StudentTestsResult
 
@@ -42,8 +51,9 @@ MODEL_TESTS = Path(__file__).with_name("student_tests_model") / "test_war.py"
 LIBRARIES = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py", "coverage")
 """What the in-sandbox script imports besides the standard library, copied into the runtime."""
 
-SLOT_OFFSET = 500
-"""Part E's sandbox runs as the uid of job slot + SLOT_OFFSET: never the uid of a hidden-suite worker."""
+SLOT_OFFSET = UID_BLOCK // 2
+"""Part E's sandbox runs as the uid of job slot + SLOT_OFFSET, in the upper half of the run's uid block: never
+the uid of a hidden-suite worker (job slots use the lower half, see MAX_JOBS)."""
 
 MAX_TESTS = 500
 """Most tests judged for one submission."""
@@ -102,7 +112,8 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
     given = given_examples(test_sources, example)
     try:
         spec = make_spec(root=root, package=package, runtime=runtime, requested_level=config.sandbox,
-                         limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False)
+                         limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False,
+                         allow_plain=config.allow_plain)
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
         return StudentTestsResult("not_run", f"The grader could not run your tests ({error}); ask your instructor.")
     timeout = config.game_timeout

@@ -19,12 +19,15 @@ from pathlib import Path
 import pytest
 
 from grader import cli, output, report
+from grader.config import load_config
 from grader.runner import SCRATCH_PREFIX, remove_abandoned_scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
 PERFECT = CORPUS / "perfect" / "starter"
+CORRECT = 100 - load_config(FAST, environ={}).points["student_tests"]
+"""What a correct package without Part E tests of its own scores: everything but Part E."""
 
 
 def war_grader(*args: str, tmpdir: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -113,8 +116,8 @@ def test_a_rerun_keeps_what_stands_regrades_what_changed_and_force_regrades_all(
     game.write_text(game.read_text() + "\n# a changed byte\n")
     second = war_grader("grade", str(klass), "--out", str(out), "--config", str(FAST), "--jobs", "2")
     assert second.returncode == 0, second.stderr
-    assert "kept 1/2: alice: 100 / 100 (unchanged since the last run)" in second.stderr
-    assert "graded 2/2: bob: 100 / 100" in second.stderr
+    assert f"kept 1/2: alice: {CORRECT:g} / 100 (unchanged since the last run)" in second.stderr
+    assert f"graded 2/2: bob: {CORRECT:g} / 100" in second.stderr
     assert "1 kept from the last run" in second.stdout
     assert (out / "alice" / "results.json").stat().st_ino == inodes["alice"]  # not even rewritten
     assert (out / "bob" / "results.json").stat().st_ino != inodes["bob"]
@@ -161,13 +164,13 @@ def test_kill_9_mid_batch_then_the_same_command_finishes_without_regrading(tmp_p
     finished = {name: saved(out, name) for name in names if (out / name / "results.json").exists()}
     assert 1 <= len(finished) < len(names)
     for data in finished.values():
-        assert data["score"] == 100  # whole files only: each one saved atomically
+        assert data["score"] == CORRECT  # whole files only: each one saved atomically
     assert not (out / "grades.csv").exists() and not (out / "index.html").exists()  # nothing that disagrees
 
     rerun = war_grader(*command, tmpdir=tmpdir)
     assert rerun.returncode == 0, rerun.stderr
     for name in finished:
-        assert f": {name}: 100 / 100 (unchanged since the last run)" in rerun.stderr
+        assert f": {name}: {CORRECT:g} / 100 (unchanged since the last run)" in rerun.stderr
         assert saved(out, name)["extra_data"]["graded_at"] == finished[name]["extra_data"]["graded_at"]
     assert rerun.stderr.count("graded ") == len(names) - len(finished)
     assert_consistent(out, names)
@@ -197,7 +200,7 @@ def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(tmp_
     assert process.returncode == 130
     assert stopped_after < 6, f"{stopped_after:.1f} s from Ctrl-C to exit: the running submission was waited for"
     assert "interrupted" in stderr and "Traceback" not in stderr
-    assert saved(out, "a_first")["score"] == 100, saved(out, "a_first")["extra_data"]["reason"]
+    assert saved(out, "a_first")["score"] == CORRECT, saved(out, "a_first")["extra_data"]["reason"]
     assert not (out / "b_hangs" / "results.json").exists()
     assert wait_for(lambda: not processes_mentioning(str(tmpdir / SCRATCH_PREFIX)), 10)
     assert not list(tmpdir.glob(SCRATCH_PREFIX + "*"))
@@ -277,7 +280,7 @@ def test_a_full_disk_while_writing_the_html_is_one_line_and_keeps_the_results(tm
     assert status == 1
     assert "1 submission: 1 graded" in printed.out
     assert "No space left on device" in printed.err and "Traceback" not in printed.err
-    assert saved(out, "perfect")["score"] == 100 and grades(out)["perfect"]["score"] == "100"
+    assert saved(out, "perfect")["score"] == CORRECT and grades(out)["perfect"]["score"] == f"{CORRECT:g}"
     assert not (out / "index.html").exists() and not list(out.glob(".index.html.*"))  # no half-written page
 
 
@@ -306,7 +309,7 @@ def test_leftover_unreadable_results_do_not_stop_later_runs(tmp_path):
     completed = war_grader("grade", str(CORPUS / "perfect"), "--out", str(out), "--config", str(FAST))
     assert completed.returncode == 0, completed.stderr
     assert "1 submission: 1 graded" in completed.stdout
-    assert saved(out, "perfect")["score"] == 100
+    assert saved(out, "perfect")["score"] == CORRECT
     assert_consistent(out, ["perfect"])
 
 
@@ -340,7 +343,7 @@ def test_a_class_of_every_shape_is_graded_student_by_student(tmp_path):
     assert sorted(grades(out)) == students
     assert f"skipped {klass / 'frank.zip'}: not a submission" in first.stderr
     for name in ("alice", "bob", "carol", "grades.csv-2", "index.html-2"):
-        assert saved(out, name)["score"] == 100, name
+        assert saved(out, name)["score"] == CORRECT, name
     assert saved(out, "erin")["extra_data"]["outcome"] == "ungradable"
     assert "the zip cannot be read" in saved(out, "erin")["extra_data"]["reason"]
     assert saved(out, "dave")["extra_data"]["outcome"] == "ungradable"

@@ -33,7 +33,7 @@ def test_every_command_has_help(command):
     (["grade", "no/such/folder"], "no/such/folder: no such file or folder"),
     (["grade", "README.md"], "a submission is a folder, a .zip or a .py file"),
     (["grade", str(CORPUS / "perfect"), "--config", "missing.toml"], "cannot read the config file"),
-    (["grade", str(CORPUS / "perfect"), "--jobs", "0"], "--jobs must be at least 1"),
+    (["grade", str(CORPUS / "perfect"), "--jobs", "0"], "--jobs must be from 1 to 32, not 0"),
     (["report", "no/such/out"], "no/such/out"),
 ])
 def test_a_users_mistake_is_one_line_and_status_2(args, message):

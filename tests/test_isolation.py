@@ -212,7 +212,8 @@ def test_a_module_named_like_one_python_always_loads_is_told_to_rename(tmp_path,
 
 
 def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
-    """json.py holding a correct solution scores 100, not 0 for "your code has no Queue" """
+    """json.py holding a correct solution scores full marks (all but Part E: it has no tests), not 0 for "your
+    code has no Queue" """
     from grader.cli import grade
 
     student = tmp_path / "alice"
@@ -220,7 +221,7 @@ def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
     (student / "json.py").write_text((ROOT / "tests" / "submissions" / "single_file" / "war.py").read_text())
     [result] = grade(paths=[student], out=tmp_path / "out", jobs=1, quiet=True,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
-    assert (result.outcome, result.score) == ("graded", 100)
+    assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
@@ -260,3 +261,8 @@ def test_quit_and_exit_stop_the_program_as_in_any_interpreter(tmp_path, runtime,
             assert caught.value.exception["type"] == "SystemExit"
     finally:
         client.stop()
+
+
+def result_points(result, category: str) -> float:
+    """The points a result's category was worth."""
+    return next(c.max_score for c in result.categories if c.id == category)
