@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader.cli import grade  # noqa: E402
-from grader.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
-from grader.runner import pytest_command, pytest_env  # noqa: E402
+from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
+from grader.grading.runner import pytest_command, pytest_env  # noqa: E402
 
 
 def floor_seconds(runs: int) -> float:

@@ -11,19 +11,19 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__
-from .batch import BatchReport, find_class, grade_into
 from .config import Config, ConfigError, load_config
 from .export.classroom import UNITS, ExportError, export_classroom
 from .export.gradescope import export_gradescope
-from .junit import write_junit
-from .merge import MergeError, merge_shards
+from .grading.batch import BatchReport, find_class, grade_into
+from .grading.merge import MergeError, merge_shards
+from .grading.runner import GradingError, grade_all, open_batch, scratch_folder
+from .grading.shards import Shard, write_manifest
 from .output import OutputError, batch_students, grades_csv, locked
-from .report import ReportError, render_reports
+from .part_e.runner import reference_with_tests
+from .report.html import ReportError, render_reports
+from .report.junit import write_junit
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
-from .runner import GradingError, grade_all, open_batch, scratch_folder
-from .sandbox import MAX_JOBS, SandboxError, choose_level
-from .shards import Shard, write_manifest
-from .student_tests import reference_with_tests
+from .sandbox.isolation import MAX_JOBS, SandboxError, choose_level
 from .submissions import Submission, UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2

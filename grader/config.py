@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .results import CATEGORY_TITLES
-from .sandbox import LEVELS, Limits
+from .sandbox.isolation import LEVELS, Limits
 
 
 class ConfigError(ValueError):

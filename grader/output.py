@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .report_input import try_load
+from .report.input import try_load
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from .submissions import OUTPUT_MARKER
 

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .student_tests_results import StudentTestsResult
+from .part_e.results import StudentTestsResult
 
 CATEGORY_TITLES: dict[str, str] = {
     "data_structures": "Data structures",

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from grader.channel import Deadlines, WorkerClient
-from grader.sandbox import LEVELS, Limits, level_works, make_runtime, make_spec
+from grader.sandbox.channel import Deadlines, WorkerClient
+from grader.sandbox.isolation import LEVELS, Limits, level_works, make_runtime, make_spec
 
 PROBE = '''
 def shuffle(deck, seed=None):

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import cli, output, report
+from grader import cli, output
 from grader.config import load_config
-from grader.runner import SCRATCH_PREFIX, remove_abandoned_scratch
+from grader.grading.runner import SCRATCH_PREFIX, remove_abandoned_scratch
+from grader.report import html as report
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"

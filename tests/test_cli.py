@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import cli, runner
+from grader import cli
+from grader.grading import runner
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.channel import WALL_FACTOR, WALL_SLACK
 from grader.cli import grade
 from grader.results import CATEGORY_TITLES, read_results
+from grader.sandbox.channel import WALL_FACTOR, WALL_SLACK
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"
@@ -66,7 +66,7 @@ def test_part_e_scores_are_pinned(graded, name):
 
 def test_no_reference_or_wheat_source_appears_in_any_output(graded):
     """A distinctive line of reference/game.py and of a chaff is in no results.json and no report page"""
-    from grader.report import render_student_report
+    from grader.report.html import render_student_report
 
     lines = ["Rules resolves the deck's usual high card", "fresh piles for the next cycle"]
     assert all(line in (ROOT / path).read_text() for line, path in zip(lines, ("reference/game.py", "grader/chaffs.py")))

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from grader import expected
-from grader.channel import StudentCrash, StudentTimeout
-from grader.deadlines import ReferenceClock
-from grader.process_clock import CallClock
-from grader.sandbox import choose_level
+from grader.grading import expected
+from grader.sandbox.channel import StudentCrash, StudentTimeout
+from grader.sandbox.deadlines import ReferenceClock
+from grader.sandbox.isolation import choose_level
+from grader.sandbox.process_clock import CallClock
 
 from sandbox_probe import probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 

@@ -194,7 +194,7 @@ def test_the_template_holds_the_starter_and_public_tests_but_no_hidden_suite(tmp
     assert (tmp_path / "t" / "README.md").read_text() == (PROJECT / "starter" / "ASSIGNMENT.md").read_text()
     assert {"starter/__init__.py", "tests/conftest.py", "tests/helpers.py", ".github/workflows/classroom.yml",
             "pytest.ini"} <= files
-    hidden = {path.name for path in (PROJECT / "grader" / "suites").glob("test_*.py")}
+    hidden = {path.name for path in (PROJECT / "grader" / "grading" / "suites").glob("test_*.py")}
     assert not any(Path(file).name in hidden or file.startswith("grader") for file in files)
     assert not any("ASSIGNMENT.md" in file for file in files)
 

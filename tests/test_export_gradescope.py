@@ -106,11 +106,12 @@ def test_the_zip_holds_the_scripts_the_settings_and_the_wheel_at_its_root(tmp_pa
 def test_the_installed_grader_comes_from_the_bundled_wheel_not_this_repository(autograder):
     """After setup, ROOT/venv imports grader from its own site-packages, suites and templates included."""
     probe = subprocess.run([str(autograder / "venv" / "bin" / "python"), "-c",
-                            "import grader, grader.suites, pathlib; p = pathlib.Path(grader.__file__).parent; "
-                            "print(p); print((p / 'suites' / 'pytest.ini').is_file())"],
+                            "import grader, grader.grading.suites, pathlib; p = pathlib.Path(grader.__file__).parent; "
+                            "print(p); print((p / 'grading' / 'suites' / 'pytest.ini').is_file()); "
+                            "print((p / 'report' / 'templates' / 'report.html').is_file())"],
                            cwd=autograder, capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
-    location, has_ini = probe.stdout.split()
-    assert Path(location).is_relative_to(autograder / "venv") and has_ini == "True"
+    location, has_ini, has_templates = probe.stdout.split()
+    assert Path(location).is_relative_to(autograder / "venv") and has_ini == has_templates == "True"
 
 
 def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(autograder):

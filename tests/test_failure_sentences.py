@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checks import Mismatch, expect_cards
+from grader.grading.checks import Mismatch, expect_cards
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
-from grader.checks import Opaque, decode
 from grader.config import load_config
-from grader.harness import Student
-from grader.sandbox import SandboxError, choose_level, processes_of, uid_block
+from grader.grading.checks import Opaque, decode
+from grader.grading.harness import Student
+from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
+from grader.sandbox.isolation import SandboxError, choose_level, processes_of, uid_block
 
 from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, probe_client, run, runtime, tmp_path  # noqa: F401
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_suites_the_reference_and_the_host_are_not_there(tmp_path, runtime, level):
     """Under bubblewrap and unshare the worker sees its copy, Python and /tmp: no suites, reference or /work"""
     client = probe_client(tmp_path, runtime, level)
-    suites, reference = ROOT / "grader" / "suites", ROOT / "reference"
+    suites, reference = ROOT / "grader" / "grading" / "suites", ROOT / "reference"
     try:
         code = ("import os\nresult = [os.path.exists(p) for p in "
                 f"({str(suites)!r}, {str(reference)!r}, {str(tmp_path)!r}, '/home', '/work', '/root/.bashrc', "
@@ -117,7 +117,7 @@ def test_two_graders_never_share_a_worker_uid_nor_kill_each_others_workers(tmp_p
     try:
         mine = uid_block()
         other = subprocess.run(
-            [sys.executable, "-c", "from grader.sandbox import uid_block, kill_uid, UID_BLOCK\n"
+            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK\n"
              "first = uid_block()\nfor uid in range(first, first + UID_BLOCK):\n    kill_uid(uid)\nprint(first)"],
             capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
         theirs = int(other.stdout)

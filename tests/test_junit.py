@@ -6,7 +6,7 @@ import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from grader.junit import junit_xml, write_junit
+from grader.report.junit import junit_xml, write_junit
 from grader.results import read_results
 
 SAVED = Path(__file__).resolve().parent / "data" / "results"

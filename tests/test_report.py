@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import report, report_page, results
-from grader.report import (
+from grader import results
+from grader.report import html as report
+from grader.report import page as report_page
+from grader.report.html import (
     ReportError,
     UnreadableResults,
     render_class_overview,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.report_charts import game_comparison
+from grader.report.charts import game_comparison
 from grader.results import Telemetry
 
 SIZES = [[28, 26], [27, 27], [28, 26], [29, 25]]

@@ -17,7 +17,7 @@ from grader.results import CATEGORY_TITLES, GradeResult
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
 
-MODEL_TESTS = ROOT / "grader" / "student_tests_model" / "test_war.py"
+MODEL_TESTS = ROOT / "grader" / "part_e" / "model" / "test_war.py"
 """The instructor's thorough Part E suite: every graded package carries it, so each is a whole submission and
 its one bug can be seen not to cost Part E points either."""
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
-from grader.sandbox import LEVELS, level_works, processes_of
+from grader.sandbox.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
+from grader.sandbox.isolation import LEVELS, level_works, processes_of
 
 from sandbox_probe import LEVEL_PARAMS, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
@@ -131,7 +131,7 @@ def test_student_code_has_no_network(tmp_path, runtime, level):
 def test_under_bwrap_the_hidden_suites_and_other_files_are_not_there(tmp_path, runtime):
     """Under bubblewrap the suites, the reference, the grader and /work or /root do not exist for the student"""
     client = probe_client(tmp_path, runtime, "bwrap")
-    suites = Path(__file__).resolve().parent.parent / "grader" / "suites"
+    suites = Path(__file__).resolve().parent.parent / "grader" / "grading" / "suites"
     try:
         code = f"import os\nresult = [os.path.exists(p) for p in ({str(suites)!r}, {str(tmp_path)!r}, '/home', '/work')]"
         assert run(client, code) == {"list": [False, False, False, False]}

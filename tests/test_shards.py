@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from grader.cli import build_parser, main
-from grader.merge import MergeError, merge_shards
+from grader.grading.merge import MergeError, merge_shards
+from grader.grading.shards import MANIFEST, Shard
 from grader.results import read_results
-from grader.shards import MANIFEST, Shard
 from grader.submissions import Submission
 
 PROJECT = Path(__file__).resolve().parents[1]

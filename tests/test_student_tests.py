@@ -12,9 +12,9 @@ import pytest
 
 from grader.chaffs import CHAFFS, write_reference
 from grader.cli import grade
-from grader.report import render_student_report
+from grader.part_e.judge import SCENARIOS, Run, given_examples, judge, scenario_of
+from grader.report.html import render_student_report
 from grader.results import CATEGORY_TITLES, read_results
-from grader.student_tests_judge import SCENARIOS, Run, given_examples, judge, scenario_of
 from grader.submissions import Submission, prepare
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 from ..config import ConfigError, load_config
+from ..grading.runner import GradingError, grade_all, open_batch, scratch_folder
 from ..results import GradeResult, write_results
-from ..runner import GradingError, grade_all, open_batch, scratch_folder
-from ..sandbox import SandboxError, choose_level
+from ..sandbox.isolation import SandboxError, choose_level
 from ..submissions import Submission
 
 STUDENT = "submission"

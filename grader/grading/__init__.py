@@ -1,0 +1,1 @@
+"""The trusted pytest side: the runner, the harness plugin, the hidden suites, scoring, batches and shards."""

@@ -1,0 +1,341 @@
+"""Grading: one trusted pytest process per submission against its sandboxed worker, then the score."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from queue import SimpleQueue
+from typing import Any, Callable, Iterator
+
+from .. import __version__
+from ..config import Config
+from ..part_e.judge import with_student_tests
+from ..part_e.results import StudentTestsResult
+from ..part_e.runner import grade_student_tests
+from ..part_e.runner import make_runtime as make_student_tests_runtime
+from ..results import GradeResult
+from ..sandbox.isolation import SandboxError, make_runtime, make_spec
+from ..sandbox.process_tree import kill_descendants
+from ..submissions import Submission, SubmissionError, prepare, submission_hash
+from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
+from .scoring import ManifestEntry, score
+
+SUITES = Path(__file__).with_name("suites")
+"""The hidden suites."""
+
+
+class GradingError(RuntimeError):
+    """The grader cannot run at all here (the suites do not collect, no sandbox): one line for the user."""
+
+
+def pytest_args(*extra: str) -> list[str]:
+    """pytest's arguments for the suites: the grader's own ini, no conftest, no cache, an explicit path."""
+    return ["-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES), "--noconftest", "-p", "no:cacheprovider",
+            "-p", "pytest_timeout", "-p", "grader.grading.harness", "-q", "--no-header", "-rN", *extra, str(SUITES)]
+
+
+def pytest_command(*extra: str) -> list[str]:
+    """A trusted pytest process in isolated mode running the suites."""
+    return [sys.executable, "-I", "-m", "pytest", *pytest_args(*extra)]
+
+
+def pytest_env(**variables: str) -> dict[str, str]:
+    """The trusted process's environment: no plugins loaded behind our back."""
+    env = {key: value for key, value in os.environ.items() if key in ("PATH", "LANG", "LC_ALL", "TMPDIR")}
+    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", **variables)
+    return env
+
+
+def collect_manifest(work: Path) -> list[ManifestEntry]:
+    """Every hidden test's id, title, category and weight, by collecting the suites (no student code)."""
+    path = work / "manifest.json"
+    completed = subprocess.run(pytest_command("--collect-only"), env=pytest_env(**{MANIFEST_VARIABLE: str(path)}),
+                               capture_output=True, text=True, timeout=120, check=False)
+    if completed.returncode != 0 or not path.exists():
+        tail = (completed.stdout + completed.stderr).strip().splitlines()[-3:]
+        raise GradingError("the hidden suites do not collect: " + " | ".join(tail))
+    return [ManifestEntry(**entry) for entry in json.loads(path.read_text())]
+
+
+class SuiteServer:
+    """One job slot's trusted process (grader.grading.suite_server), forking a fresh pytest run per submission."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        """Start the server and wait until it has imported the suites."""
+        self.process = subprocess.Popen([sys.executable, "-I", "-m", "grader.grading.suite_server"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                                        env=pytest_env(), cwd=str(SUITES), process_group=0)
+        # process_group=0: Ctrl-C on a terminal reaches the main process alone, which then stops the runs
+        # (Batch.stop_runs) while it can still find them below their server.
+        if self._read(120) != {"ready": True}:
+            self.close()
+            raise GradingError("the trusted suite server did not start")
+
+    def run(self, args: list[str], env: dict[str, str], timeout: float) -> int | None:
+        """One pytest run; its exit status, or None if it overran timeout (then it is killed)."""
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"args": args, "env": env}) + "\n")
+        self.process.stdin.flush()
+        started = self._read(30)
+        pid = started.get("pid") if started else None
+        if type(pid) is not int:
+            self.close()
+            return None
+        finished = self._read(timeout)
+        if finished is None:
+            try:
+                os.killpg(pid, 9)
+            except ProcessLookupError:
+                pass
+            finished = self._read(30)
+            return None
+        status = finished.get("status")
+        return status if type(status) is int else None
+
+    def _read(self, timeout: float) -> dict[str, Any] | None:
+        assert self.process is not None and self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            return None
+        line = self.process.stdout.readline()
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return None
+        return message if isinstance(message, dict) else None
+
+    def close(self) -> None:
+        """Stop the server."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@dataclass
+class Batch:
+    """What a grading run needs once: settings, the manifest, a scratch folder, the worker runtime."""
+
+    config: Config
+    manifest: list[ManifestEntry]
+    work: Path
+    runtime: Path
+    servers: dict[int, SuiteServer] = field(default_factory=dict)
+
+    def server(self, slot: int) -> SuiteServer:
+        """The suite server of a job slot (each slot is used by one thread at a time)."""
+        if slot not in self.servers:
+            self.servers[slot] = SuiteServer()
+        return self.servers[slot]
+
+    def stop_runs(self) -> None:
+        """Kill every running pytest run and its sandboxed worker (Ctrl-C): everything below each server."""
+        for server in list(self.servers.values()):
+            process = server.process
+            if process is not None and process.poll() is None:
+                kill_descendants(process.pid)
+
+    def close(self) -> None:
+        """Stop every suite server."""
+        for server in self.servers.values():
+            server.close()
+
+
+@contextlib.contextmanager
+def open_batch(config: Config, work: Path) -> Iterator[Batch]:
+    """Collect the suites and build the shared worker runtime in work; stop the servers at the end."""
+    work.chmod(0o711)
+    batch = Batch(config, collect_manifest(work), work, make_runtime(work / "runtime"))
+    try:
+        yield batch
+    finally:
+        batch.close()
+
+
+def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: int) -> GradeResult:
+    """Grade one submission: private copy, trusted pytest run, score. Never raises for the student's faults."""
+    started = time.monotonic()
+    folder = batch.work / f"sub-{index:05d}"
+    folder.mkdir(mode=0o711)
+    sha = submission_hash(submission.path)
+    recorded: dict[str, Any] | None = None
+    problem = ("", "")
+    files: dict[str, str] = {}
+    sandbox_level, warning = "", ""
+    part_e: StudentTestsResult | None = None
+    part_e_seconds = 0.0
+    try:
+        copy = prepare(submission, folder)
+        files = {name: (copy.root / name).read_text(encoding="utf-8", errors="replace") for name in copy.files}
+        part_e_root = shutil.copytree(copy.root, folder / "student-tests")  # Part E's own pristine copy
+        spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
+                         requested_level=batch.config.sandbox, limits=batch.config.limits, slot=slot,
+                         coverage=batch.config.coverage, allow_plain=batch.config.allow_plain)
+        sandbox_level, warning = spec.level, spec.warning
+        prepared = time.monotonic()
+        recorded = _run_suites(spec.to_json(), batch, folder, slot)
+        if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
+            part_e_started = time.monotonic()
+            part_e = grade_student_tests(root=part_e_root, package=copy.package, tests=copy.tests,
+                                         package_files=copy.files,
+                                         runtime=(make_student_tests_runtime(batch.work / "student-tests-runtime")
+                                                  if copy.tests else batch.work),
+                                         config=batch.config, slot=slot)
+            part_e_seconds = time.monotonic() - part_e_started
+    except SubmissionError as error:
+        problem = ("ungradable", str(error))
+        prepared = time.monotonic()
+    except (SandboxError, OSError, subprocess.SubprocessError) as error:
+        problem = ("grader_fault", str(error))
+        prepared = time.monotonic()
+    finished = time.monotonic()
+    result = score(
+        student=submission.student, manifest=batch.manifest, config=batch.config, recorded=recorded,
+        problem=problem, sha256=sha, sources=files, sandbox=sandbox_level, sandbox_warning=warning,
+        graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__,
+        timings={"prepare": round(prepared - started, 3), "tests": round(finished - prepared, 3),
+                 "student_tests": round(part_e_seconds, 3), "total": round(finished - started, 3)},
+    )
+    return with_student_tests(result, part_e, batch.config.points.get("student_tests", 0.0))
+
+
+def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
+    """Run the hidden suites in a trusted pytest process; what its plugin recorded, or None if it died."""
+    settings = folder / "settings.json"
+    results = folder / "recorded.json"
+    config = batch.config
+    settings.write_text(json.dumps({"spec": spec, "call_timeout": config.call_timeout,
+                                    "game_timeout": config.game_timeout, "budget": config.submission_timeout,
+                                    "max_timeouts": config.max_timeouts,
+                                    "deadline_multiple": config.deadline_multiple,
+                                    "deadline_floor": config.deadline_floor}))
+    backstop = config.game_timeout * 2 + 30
+    whole = config.submission_timeout + 20 * len(batch.manifest) + 120
+    env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)})
+    if batch.server(slot).run(pytest_args(f"--timeout={backstop:g}"), env, whole) is None:
+        return None
+    try:
+        recorded = json.loads(results.read_text())
+    except (OSError, ValueError):
+        return None
+    return recorded if isinstance(recorded, dict) else None
+
+
+def grade_all(
+    submissions: list[Submission],
+    batch: Batch,
+    *,
+    jobs: int,
+    on_result: Callable[[GradeResult], None] = lambda result: None,
+) -> list[GradeResult]:
+    """Grade every submission over `jobs` parallel slots, in input order; on_result hears each as it ends.
+
+    An unexpected exception while grading one submission is that submission's grader fault, never the end
+    of the batch. On KeyboardInterrupt (or an error from on_result, such as a full disk) nothing new
+    starts, the running trusted runs and their workers are killed, and the exception goes on once every
+    thread has returned: the results on_result already heard are all that was finished.
+    """
+    slots: SimpleQueue[int] = SimpleQueue()
+    for slot in range(jobs):
+        slots.put(slot)
+    stopping = threading.Event()
+
+    def run(index: int, submission: Submission) -> GradeResult | None:
+        if stopping.is_set():
+            return None
+        slot = slots.get()
+        try:
+            try:
+                result = grade_submission(submission, batch, slot=slot, index=index)
+            except Exception as error:  # noqa: BLE001 - one submission's grader fault, not the class's
+                result = _fault(submission, batch, error)
+        finally:
+            slots.put(slot)
+        if stopping.is_set():
+            return None  # its run was killed by the stop: the result is not the submission's
+        on_result(result)
+        return result
+
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    futures = [pool.submit(run, index, submission) for index, submission in enumerate(submissions)]
+    try:
+        results = [future.result() for future in futures]
+    except BaseException:
+        stopping.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        batch.stop_runs()
+        pool.shutdown(wait=True)
+        raise
+    pool.shutdown()
+    return [result for result in results if result is not None]
+
+
+def _fault(submission: Submission, batch: Batch, error: Exception) -> GradeResult:
+    """The grader-fault result of a submission whose grading raised where nothing should."""
+    return score(
+        student=submission.student, manifest=batch.manifest, config=batch.config, recorded=None,
+        problem=("grader_fault", f"the grader failed on this submission ({type(error).__name__}: {error})"),
+        sha256="", sources={}, sandbox="", sandbox_warning="",
+        graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__, timings={},
+    )
+
+
+SCRATCH_PREFIX = "war-grader-run-"
+"""Scratch folders of grading runs, in the temporary folder."""
+
+
+@contextlib.contextmanager
+def scratch_folder() -> Iterator[str]:
+    """A private scratch folder for one run, removed at the end, even after Ctrl-C.
+
+    The run holds a lock on a file in it, so a later run can tell a folder left by a killed run (kill -9
+    releases the lock) from a live one, and removes it.
+    """
+    remove_abandoned_scratch()
+    folder = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+    lock = os.open(os.path.join(folder, ".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield folder
+    finally:
+        os.close(lock)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_abandoned_scratch() -> list[Path]:
+    """Remove scratch folders whose run is gone (their lock is free); the folders removed."""
+    removed = []
+    for folder in Path(tempfile.gettempdir()).glob(SCRATCH_PREFIX + "*"):
+        try:
+            if time.time() - folder.stat().st_mtime < 60:
+                continue  # perhaps made a moment ago, its lock not taken yet
+            lock = os.open(folder / ".lock", os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue  # no lock yet (just made) or not ours to judge
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # its run is alive
+        finally:
+            os.close(lock)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed

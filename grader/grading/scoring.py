@@ -1,0 +1,242 @@
+"""Turning what the trusted process recorded into points: only for the expected tests, only from its record."""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from dataclasses import dataclass
+from typing import Any
+
+from ..config import Config
+from ..results import (
+    CATEGORY_TITLES,
+    CategoryScore,
+    CoveredFile,
+    Difference,
+    ExceptionInfo,
+    GradeResult,
+    Telemetry,
+    TestResult,
+)
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    """One expected hidden test, as collected from the suites."""
+
+    id: str
+    """pytest node id relative to the suites folder."""
+    name: str
+    """Title (the test's docstring)."""
+    category: str
+    """A key of CATEGORY_TITLES."""
+    weight: float
+    """Its share of the category's points."""
+    rule: str = ""
+    """The handout's rule it checks, in words (its @pytest.mark.rule)."""
+
+
+def test_points(manifest: list[ManifestEntry], config: Config) -> dict[str, float]:
+    """Each test's maximum: its category's points split by weight."""
+    totals: dict[str, float] = {}
+    for entry in manifest:
+        totals[entry.category] = totals.get(entry.category, 0.0) + entry.weight
+    return {entry.id: config.points.get(entry.category, 0.0) * entry.weight / totals[entry.category]
+            for entry in manifest}
+
+
+def is_hidden(test_id: str, patterns: tuple[str, ...]) -> bool:
+    """Whether grading.toml hides this test from students (exact id, or an fnmatch pattern)."""
+    return any(test_id == pattern or fnmatch.fnmatchcase(test_id, pattern) for pattern in patterns)
+
+
+def score(
+    *,
+    student: str,
+    manifest: list[ManifestEntry],
+    config: Config,
+    recorded: dict[str, Any] | None,
+    problem: tuple[str, str],
+    sha256: str,
+    sources: dict[str, str],
+    sandbox: str,
+    sandbox_warning: str,
+    graded_at: str,
+    version: str,
+    timings: dict[str, float],
+) -> GradeResult:
+    """The GradeResult for one submission. A test without a recorded pass scores nothing."""
+    outcome, reason = problem if problem[0] else ("graded", "")
+    if not outcome or outcome == "graded":
+        if recorded is None:
+            outcome, reason = "grader_fault", "the grading process ended without writing its results"
+        elif recorded.get("grader_fault"):
+            outcome, reason = "grader_fault", str(recorded["grader_fault"])
+        elif recorded.get("ungradable"):
+            outcome, reason = "ungradable", str(recorded["ungradable"])
+    tests_seen = (recorded or {}).get("tests", {}) if outcome != "ungradable" else {}
+    maxima = test_points(manifest, config)
+    excused = excusals(manifest, tests_seen) if outcome == "graded" else {}
+    tests = []
+    for entry in manifest:
+        seen = tests_seen.get(entry.id) or {}
+        passed = seen.get("outcome") == "passed"
+        hidden = is_hidden(entry.id, config.hidden)
+        test_outcome = seen.get("outcome", "missing") if outcome != "ungradable" else "error"
+        if entry.id in excused:
+            test_outcome = "excused"
+        tests.append(TestResult(
+            id=entry.id,
+            name=entry.name,
+            category=entry.category,
+            score=round(maxima[entry.id], 4) if passed or test_outcome == "excused" else 0.0,
+            max_score=round(maxima[entry.id], 4),
+            outcome=test_outcome,
+            hidden=hidden,
+            sentence=_sentence(seen, outcome, reason),
+            difference=_difference(seen.get("difference")),
+            exception=_exception(seen.get("exception")),
+            output="",
+            duration=float(seen.get("duration", 0.0)),
+            rule=entry.rule,
+            reproduction="" if hidden or passed else str(seen.get("reproduction", ""))[:4000],
+            follows_from=excused.get(entry.id, ""),
+        ))
+    categories = [
+        CategoryScore(category, title,
+                      round(sum(t.score for t in tests if t.category == category), 2),
+                      round(config.points.get(category, 0.0), 2))
+        for category, title in CATEGORY_TITLES.items()
+    ]
+    recorded = recorded or {}
+    return GradeResult(
+        student=student,
+        outcome=outcome,
+        reason=reason,
+        score=round(sum(c.score for c in categories), 2),
+        max_score=round(sum(c.max_score for c in categories), 2),
+        categories=categories,
+        tests=tests,
+        sha256=sha256,
+        grader_version=version,
+        sandbox=sandbox,
+        sandbox_warning=sandbox_warning,
+        graded_at=graded_at,
+        execution_time=timings.get("total", 0.0),
+        timings=timings,
+        output=str(recorded.get("output", ""))[:64 * 1024],
+        output_truncated=bool(recorded.get("output_truncated", False)),
+        coverage=_coverage(recorded.get("coverage", {}), sources),
+        telemetry=_telemetry(recorded.get("telemetry")),
+        nondeterministic=str(recorded.get("nondeterministic", ""))[:500],
+    )
+
+
+CHARGED = ("failed", "error", "timeout", "crash")
+"""Outcomes that cost a test its points (before excusals)."""
+
+
+def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, str]:
+    """The failed tests that a bug charged elsewhere wholly explains, each with its follows_from sentence.
+
+    A test names its possible causes (explained_by: a category, or one test); it is excused when one of them
+    is charged: a test of that category (never its own) failed and is not itself excused. One bug, one charge.
+    """
+    entries = {entry.id: entry for entry in manifest}
+    resolved: dict[str, str | None] = {}
+
+    def failed(test_id: str) -> bool:
+        return (seen.get(test_id) or {}).get("outcome") in CHARGED
+
+    def excuse(test_id: str, visiting: frozenset[str]) -> str | None:
+        if test_id in resolved:
+            return resolved[test_id]
+        causes = (seen.get(test_id) or {}).get("explained_by")
+        result = None
+        if failed(test_id) and isinstance(causes, list):
+            own = entries[test_id].category
+            for cause in causes:
+                if not isinstance(cause, dict):
+                    continue
+                if isinstance(cause.get("test"), str):
+                    candidates = [cause["test"]] if cause["test"] in entries else []
+                elif isinstance(cause.get("category"), str) and cause["category"] != own:
+                    candidates = [e.id for e in manifest if e.category == cause["category"]]
+                else:
+                    candidates = []
+                charged = [c for c in candidates if c != test_id and c not in visiting and failed(c)
+                           and excuse(c, visiting | {test_id}) is None]
+                if charged:
+                    culprit = entries[charged[0]]
+                    result = (f"follows from: {culprit.rule or culprit.name}, charged in "
+                              f"{CATEGORY_TITLES.get(culprit.category, culprit.category)}")
+                    break
+        resolved[test_id] = result
+        return result
+
+    found = {}
+    for entry in manifest:
+        reason = excuse(entry.id, frozenset())
+        if reason:
+            found[entry.id] = reason
+    return found
+
+
+def _sentence(seen: dict[str, Any], outcome: str, reason: str) -> str:
+    if outcome == "ungradable":
+        return f"Not run: {reason}"
+    if outcome == "grader_fault" and not seen:
+        return f"Not run: the grader failed ({reason})"
+    if not seen:
+        return "No result was recorded for this test, so it scores nothing."
+    return str(seen.get("sentence", ""))[:2000]
+
+
+def _difference(data: Any) -> Difference | None:
+    if not isinstance(data, dict):
+        return None
+    return Difference(label=str(data.get("label", "")), expected=list(data.get("expected", [])),
+                      actual=list(data.get("actual", [])), first_difference=data.get("first_difference"))
+
+
+def _exception(data: Any) -> ExceptionInfo | None:
+    if not isinstance(data, dict):
+        return None
+    return ExceptionInfo(type=str(data.get("type", "")), message=str(data.get("message", "")),
+                         traceback=str(data.get("traceback", "")))
+
+
+def _coverage(data: Any, sources: dict[str, str]) -> list[CoveredFile]:
+    """Every copied source file with the lines the worker reported executed."""
+    data = data if isinstance(data, dict) else {}
+    files = []
+    for path, text in sorted(sources.items()):
+        entry = data.get(path) if isinstance(data.get(path), dict) else {}
+        executed = sorted({n for n in entry.get("executed", []) if type(n) is int})
+        statements = {n for n in entry.get("statements", []) if type(n) is int} | set(executed)
+        if not entry:  # never imported by the worker: every statement of the file is unexecuted
+            statements = _statement_lines(text)
+        missing = sorted(statements - set(executed))
+        total = len(executed) + len(missing)
+        files.append(CoveredFile(path, text, executed, missing,
+                                 round(100.0 * len(executed) / total, 1) if total else 100.0))
+    return files
+
+
+def _statement_lines(text: str) -> set[int]:
+    """Line numbers that start a statement, found by parsing (never running) the source."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    return {node.lineno for node in ast.walk(tree) if isinstance(node, ast.stmt)}
+
+
+def _telemetry(data: Any) -> Telemetry | None:
+    if not isinstance(data, dict) or not isinstance(data.get("reference"), list):
+        return None
+    first = data.get("first_difference")
+    return Telemetry(deck=list(data.get("deck", [])), max_rounds=int(data.get("max_rounds", 0)),
+                     reference=data["reference"], student=data.get("student"),
+                     student_error=str(data.get("student_error", ""))[:500],
+                     first_difference=first if type(first) is int and first > 0 else None)

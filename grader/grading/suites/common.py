@@ -1,0 +1,381 @@
+"""What several hidden suites share: play the same call on the student's code and the reference's, compare,
+and when a check fails, find out whether a bug charged in another category explains it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, TypeVar
+
+from grader.grading import expected, reproduction
+from grader.grading.checks import Mismatch, expect_cards, expect_value, show
+from grader.grading.harness import RoundOutcome, Student
+from grader.sandbox.channel import StudentProblem, StudentRaised, StudentTimeout
+from reference import JOKER, card_value, play_game
+
+T = TypeVar("T")
+
+STRUCTURES = {"category": "data_structures"}
+"""The failure goes away with correct Queue and Stack classes: it follows from the data structures."""
+
+FACE_DOWN_TEST = "test_forced_war.py::test_each_player_pushes_its_tied_card_then_3_down_and_1_up"
+"""The forced-war test that charges a wrong number of face-down cards."""
+
+SAME_PILES_TEST = "test_forced_war.py::test_a_tie_again_repeats_the_war_with_the_same_piles"
+"""The forced-war test that charges a war that drops its earlier cycles' piles."""
+
+
+def explain(failure: Exception, *causes: dict[str, str]) -> Exception:
+    """The failure, marked as possibly following from the given bugs charged elsewhere (the scorer decides)."""
+    existing = getattr(failure, "explained_by", None) or []
+    failure.explained_by = [*causes, *existing]  # type: ignore[attr-defined]
+    return failure
+
+
+def otherwise(failure: Exception, cause: dict[str, str]) -> Exception:
+    """The failure, with one more possible cause tried after those it already names."""
+    failure.explained_by = [*(getattr(failure, "explained_by", None) or []), cause]  # type: ignore[attr-defined]
+    return failure
+
+
+def with_structures(check: Callable[[bool], T]) -> T:
+    """check(trusted=False); if it fails, check(trusted=True) with correct Queue and Stack classes in the
+    student's modules: a failure that goes away then follows from the data structures."""
+    try:
+        return check(False)
+    except (Mismatch, StudentRaised) as failure:
+        try:
+            check(True)
+        except (Mismatch, StudentProblem):
+            raise failure from None
+        raise explain(failure, STRUCTURES) from None
+
+
+def _with_reproduction(run: Callable[[], T], lines: str) -> T:
+    try:
+        return run()
+    except Mismatch as failure:
+        failure.reproduction = lines
+        raise
+
+
+def check_round(student: Student, p1: list[str], p2: list[str], what: str, *, order: bool = True) -> RoundOutcome:
+    """play_round on both sides; fail unless the result and both queues are the reference's (with order=False,
+    the cards each queue holds in any order: who wins, and that both cards reach the winner)."""
+    want = expected.play_round(p1, p2)
+    lines = reproduction.round_call(p1, p2, result=want.result, after=(want.p1, want.p2))
+    same = expect_cards if order else _same_cards
+
+    def check(trusted: bool) -> RoundOutcome:
+        got = student.play_round(p1, p2, trusted=trusted)
+
+        def compare() -> RoundOutcome:
+            expect_value(got.result, want.result, f"play_round's result {what}")
+            same(got.p1, want.p1, f"P1's queue {what}")
+            same(got.p2, want.p2, f"P2's queue {what}")
+            return got
+        return _with_reproduction(compare, lines)
+    return with_structures(check)
+
+
+def check_war(student: Student, p1: list[str], p2: list[str], c1: str, c2: str, what: str,
+              rules: dict[str, Any] | None = None) -> RoundOutcome:
+    """resolve_war on both sides; fail unless the result and both queues are the reference's, card for card."""
+    want = expected.resolve_war(p1, p2, c1, c2, rules)
+    lines = reproduction.war_call(p1, p2, c1, c2, rules, result=want.result, after=(want.p1, want.p2))
+
+    def check(trusted: bool) -> RoundOutcome:
+        got = student.resolve_war(p1, p2, c1, c2, rules, trusted=trusted)
+
+        def compare() -> RoundOutcome:
+            expect_value(got.result, want.result, f"resolve_war's result {what}")
+            expect_cards(got.p1, want.p1, f"P1's queue {what}")
+            expect_cards(got.p2, want.p2, f"P2's queue {what}")
+            return got
+        return _with_reproduction(compare, lines)
+    return with_structures(check)
+
+
+def _counts(cards: list[Any]) -> Counter[str]:
+    return Counter(card if type(card) is str else show(card) for card in cards)
+
+
+def _same_cards(actual: list[Any], wanted: list[str], label: str) -> None:
+    """Fail unless the queue holds exactly the wanted cards, in any order."""
+    missing, extra = _counts(wanted) - _counts(actual), _counts(actual) - _counts(wanted)
+    if not missing and not extra:
+        return
+    parts = []
+    if missing:
+        parts.append("it lacks " + ", ".join(f"{count} x {card!r}" if count > 1 else repr(card)
+                                             for card, count in sorted(missing.items())))
+    if extra:
+        parts.append("it also holds " + ", ".join(f"{count} x {card!r}" if count > 1 else repr(card)
+                                                  for card, count in sorted(extra.items())))
+    raise Mismatch(f"{label} should hold {len(wanted)} card{'s' * (len(wanted) != 1)} (in any order) but "
+                   + " and ".join(parts),
+                   {"label": f"{label} (any order)", "expected": sorted(wanted), "actual": sorted(_counts(actual).elements()),
+                    "first_difference": None})
+
+
+def check_war_outcome(student: Student, p1: list[str], p2: list[str], c1: str, c2: str, what: str,
+                      rules: dict[str, Any] | None = None) -> RoundOutcome:
+    """resolve_war on both sides; fail unless the winner and the cards each queue holds (in any order) are the
+    reference's: who wins a war a player is short for, and whether every card reaches the winner."""
+    want = expected.resolve_war(p1, p2, c1, c2, rules)
+    lines = reproduction.war_call(p1, p2, c1, c2, rules, result=want.result, after=(want.p1, want.p2))
+
+    def compare(got: RoundOutcome, reference: RoundOutcome) -> None:
+        expect_value(got.result, reference.result, f"resolve_war's result {what}")
+        _same_cards(got.p1, reference.p1, f"P1's queue {what}")
+        _same_cards(got.p2, reference.p2, f"P2's queue {what}")
+
+    seen: list[RoundOutcome] = []
+
+    def check(trusted: bool) -> RoundOutcome:
+        got = student.resolve_war(p1, p2, c1, c2, rules, trusted=trusted)
+        if not trusted:
+            seen.append(got)
+        _with_reproduction(lambda: compare(got, want), lines)
+        return got
+
+    try:
+        return with_structures(check)
+    except Mismatch as failure:
+        if getattr(failure, "explained_by", None) or not seen:
+            raise
+        raise explain(failure, *_war_variants(seen[0], p1, p2, c1, c2, rules, want, compare)) from None
+    except StudentTimeout as failure:
+        if _ties_again(p1, p2, (rules or {}).get("face_down", 3)):
+            # It hung in a war whose face-up cards tie again: the rule Forced war charges for that.
+            raise explain(failure, {"test": SAME_PILES_TEST}) from None
+        raise
+
+
+def _war_variants(got: RoundOutcome, p1: list[str], p2: list[str], c1: str, c2: str, rules: dict[str, Any] | None,
+                  want: RoundOutcome, compare: Callable[[RoundOutcome, RoundOutcome], None]) -> list[dict[str, str]]:
+    """Bugs charged in Forced war that explain this exhaustion failure wholly: another number of face-down
+    cards (the availability check needs face_down + 1 cards, so it moves with it), or piles lost between
+    cycles (the cards missing are all there is wrong)."""
+    face_down = (rules or {}).get("face_down", 3)
+    for count in (0, 1, 2, 3, 4, 5):
+        if count == face_down:
+            continue
+        try:
+            compare(got, expected.resolve_war(p1, p2, c1, c2, dict(rules or {}, face_down=count)))
+        except Mismatch:
+            continue
+        return [{"test": FACE_DOWN_TEST}]
+    lost = (_counts(want.p1) + _counts(want.p2)) - (_counts(got.p1) + _counts(got.p2))
+    gained = (_counts(got.p1) + _counts(got.p2)) - (_counts(want.p1) + _counts(want.p2))
+    loser_empty = want.result == "draw" or not (got.p2 if want.result == "P1" else got.p1)
+    if lost and not gained and got.result == want.result and loser_empty:
+        return [{"test": SAME_PILES_TEST}]
+    return []
+
+
+# -- whole games ---------------------------------------------------------------------------------------------
+
+def _deal(deck: list[str]) -> tuple[list[str], list[str]]:
+    return deck[0::2], deck[1::2]
+
+
+def first_divergent_round(student: Student, deck: list[str], max_rounds: int) -> int | None:
+    """The first round (from 1) after which the student's play_round/resolve_war, played by the grader's own
+    loop from the handout's deal, leave other queues than the reference's; None if the whole game agrees."""
+    return _divergence(student, deck, max_rounds)[0]
+
+
+def _divergence(student: Student, deck: list[str], max_rounds: int) -> tuple[int | None, dict[str, Any]]:
+    """first_divergent_round, and the student's units' game as the grader's loop played it."""
+    mine = student.replay([deck], max_rounds, detail=True)
+    game = mine[0] if type(mine) is list and mine and type(mine[0]) is dict else {}
+    return _first_round_off(game, deck, max_rounds), game
+
+
+def _first_round_off(game: dict[str, Any], deck: list[str], max_rounds: int) -> int | None:
+    theirs = expected.replay([deck], max_rounds, detail=True)[0]
+    snapshots = game.get("snapshots") if type(game.get("snapshots")) is list else []
+    for number, want in enumerate(theirs["snapshots"], start=1):
+        if number > len(snapshots):
+            return number
+        got = snapshots[number - 1]
+        if type(got) is not list or len(got) != 2 or got[0] != want[0] or got[1] != want[1]:
+            return number
+    if len(snapshots) != len(theirs["snapshots"]) or game.get("raised"):
+        return len(theirs["snapshots"]) + 1 if len(snapshots) > len(theirs["snapshots"]) else len(snapshots) + 1
+    if game.get("final") != theirs["final"]:
+        return max(len(snapshots), 1)
+    return None
+
+
+def _queues_before(deck: list[str], max_rounds: int, number: int) -> tuple[list[str], list[str]]:
+    if number <= 1:
+        return _deal(deck)
+    snapshot = expected.replay([deck], max_rounds, detail=True)[0]["snapshots"][number - 2]
+    return list(snapshot[0]), list(snapshot[1])
+
+
+def explain_round(student: Student, deck: list[str], max_rounds: int, number: int) -> tuple[str, list[dict[str, str]], str]:
+    """Replay round `number` of the deck's game alone: the reference's queues before it, the student's
+    play_round (and resolve_war on a tie) against the reference's. Returns a sentence, the categories whose
+    rules a difference there breaks (empty if the round alone agrees), and lines that reproduce it."""
+    p1, p2 = _queues_before(deck, max_rounds, number)
+    want = expected.play_round(p1, p2)
+    lines = reproduction.round_call(p1, p2, result=want.result, after=(want.p1, want.p2))
+    cards = (p1[0], p2[0]) if p1 and p2 else ()
+    rank_rules = [{"category": "joker_dominance"}, {"category": "normal_rounds"}] if JOKER in cards and \
+        len(set(cards)) == 2 else [{"category": "normal_rounds"}, {"category": "joker_dominance"}]
+
+    def differs(trusted: bool) -> str:
+        try:
+            got = student.play_round(p1, p2, trusted=trusted)
+        except StudentProblem as problem:
+            return problem.sentence
+        if got.result != want.result or got.p1 != want.p1 or got.p2 != want.p2:
+            return f"play_round returns {show(got.result)} where the reference returns {show(want.result)}" \
+                if got.result != want.result else "play_round leaves other queues than the reference"
+        return ""
+
+    where = f"round {number}"
+    problem = differs(False)
+    if problem:
+        causes = [STRUCTURES] if not differs(True) else []
+        return f"{where} already differs when played alone: {problem}", causes + rank_rules, lines
+    if type(want.result) is not tuple:
+        return "", [], lines
+    _, c1, c2 = want.result
+    war = expected.resolve_war(want.p1, want.p2, c1, c2)
+    war_lines = reproduction.war_call(want.p1, want.p2, c1, c2, result=war.result, after=(war.p1, war.p2))
+
+    def war_differs(trusted: bool) -> str:
+        try:
+            got = student.resolve_war(want.p1, want.p2, c1, c2, trusted=trusted)
+        except StudentProblem as problem:
+            return problem.sentence
+        if got.result != war.result or got.p1 != war.p1 or got.p2 != war.p2:
+            return f"resolve_war returns {show(got.result)} where the reference returns {show(war.result)}" \
+                if got.result != war.result else "resolve_war leaves other queues than the reference"
+        return ""
+
+    problem = war_differs(False)
+    if not problem:
+        return "", [], lines
+    short = _someone_runs_short(want.p1, want.p2)
+    war_rules = [{"category": "exhaustion"}, {"category": "forced_war"}] if short else \
+        [{"category": "forced_war"}, {"category": "exhaustion"}]
+    causes = [STRUCTURES] if not war_differs(True) else []
+    return (f"{where} (a war after {c1!r} tied with {c2!r}) already differs when played alone: {problem}",
+            causes + war_rules + rank_rules, war_lines)
+
+
+def _ties_again(p1: list[str], p2: list[str], face_down: int = 3) -> bool:
+    """Whether the war fought on these queues has a face-up tie (a second cycle), under the handout's rules."""
+    return len(p1) > face_down and len(p2) > face_down and card_value(p1[face_down]) == card_value(p2[face_down])
+
+
+def _someone_runs_short(p1: list[str], p2: list[str], face_down: int = 3) -> bool:
+    """Whether, under the handout's rules, a player is short at some cycle of the war fought on these queues."""
+    while True:
+        if len(p1) < face_down + 1 or len(p2) < face_down + 1:
+            return True
+        if card_value(p1[face_down]) != card_value(p2[face_down]):
+            return False
+        p1, p2 = p1[face_down + 1:], p2[face_down + 1:]
+
+
+def attribute_game_failure(student: Student, failure: Exception, deck: list[str], max_rounds: int,
+                           game: dict[str, Any] | None = None) -> Exception:
+    """A whole game's failure, with the first round where the student's play_round/resolve_war part from the
+    reference's (played alone on that round's queues) named in its sentence and as its possible cause.
+
+    Only when the student's play_game (its result `game`, or the exception `failure` it raised) is what the
+    student's own play_round and resolve_war give, played round after round: otherwise play_game has a bug
+    of its own, and the failure stands where it is."""
+    try:
+        number, own = _divergence(student, deck, max_rounds)
+        if number is None or not _play_game_agrees_with_its_units(failure, game, own, max_rounds):
+            return failure
+        detail, causes, round_lines = explain_round(student, deck, max_rounds, number)
+    except StudentProblem:  # the replay itself hung or crashed: the game's own failure stands
+        return failure
+    if not causes:
+        return failure
+    if isinstance(failure, Mismatch):
+        return Mismatch(f"{failure.sentence}; {detail}", failure.difference, reproduction=round_lines,
+                        explained_by=causes)
+    failure.sentence = f"{getattr(failure, 'sentence', str(failure))}; {detail}"  # type: ignore[attr-defined]
+    failure.reproduction = round_lines  # type: ignore[attr-defined]
+    return explain(failure, *causes)
+
+
+def _last_frame(traceback_text: Any) -> str:
+    lines = [line.strip() for line in str(traceback_text or "").splitlines() if line.strip().startswith("File ")]
+    return lines[-1] if lines else ""
+
+
+def _play_game_agrees_with_its_units(failure: Exception, game: dict[str, Any] | None, own: dict[str, Any],
+                                     max_rounds: int) -> bool:
+    """Whether play_game did what the student's own units, in the handout's loop, do on the same deal."""
+    raised = own.get("raised")
+    if isinstance(failure, StudentRaised):
+        mine = failure.exception or {}
+        return type(raised) is dict and raised.get("type") == mine.get("type") and \
+            _last_frame(raised.get("traceback")) == _last_frame(mine.get("traceback"))
+    if raised or game is None or type(own.get("final")) is not list or len(own["final"]) != 2:
+        return False
+    p1, p2 = (len(queue) if type(queue) is list else -1 for queue in own["final"])
+    rounds = own.get("rounds")
+    winner = "P1" if p2 == 0 and p1 > 0 else "P2" if p1 == 0 and p2 > 0 else "draw"
+    return [game.get(field) for field in GAME_FIELDS] == [winner, rounds, p1, p2]
+
+
+GAME_FIELDS = ("winner", "rounds", "p1_cards", "p2_cards")
+"""The fields of GameResult that Part D asks for: who won, after how many rounds, with how many cards."""
+
+
+def check_game(student: Student, what: str, *, fields: tuple[str, ...] = GAME_FIELDS, **kwargs: Any) -> dict[str, Any]:
+    """play_game(deck=..., max_rounds=...) on both sides; fail unless the fields are the reference's. A
+    difference that comes from the student's play_round or resolve_war (the game played by the grader's loop
+    already differs, and its first differing round differs alone) may follow from that unit's category."""
+    deck, max_rounds = kwargs["deck"], kwargs.get("max_rounds", 1000)
+    reference_game = play_game(**kwargs)
+    want = {field: getattr(reference_game, field) for field in fields}
+    if "history" in want:
+        want["history"] = tuple(tuple(pair) for pair in want["history"])
+    lines = reproduction.game_call(kwargs, None, want)
+    try:
+        game = student.play_game(**kwargs)
+    except StudentRaised as failure:
+        raise attribute_game_failure(student, failure, deck, max_rounds) from None
+    for field in fields:
+        got = game.get(field)
+        if field == "history" and type(got) in (list, tuple):
+            got = tuple(tuple(pair) if type(pair) in (list, tuple) else pair for pair in got)
+        if got == want[field] and type(got) is type(want[field]):
+            continue
+        sentence = f"GameResult.{field} {what} should be {show(want[field])} but was {show(got)}"
+        if field == "history":
+            sentence = f"GameResult.history {what} differs from the reference's: " + _history_difference(got, want[field])
+        raise attribute_game_failure(student, Mismatch(sentence, reproduction=lines), deck, max_rounds, game)
+    return game
+
+
+def _history_difference(got: Any, want: tuple[tuple[int, int], ...]) -> str:
+    if type(got) is not tuple:
+        return f"it is {show(got)}"
+    for number, (a, b) in enumerate(zip(got, want), start=1):
+        if a != b:
+            return f"after round {number} it says {show(a)} where the queues held {show(b)}"
+    return f"it has {len(got)} entries for {len(want)} rounds"
+
+
+def check_game_first(student: Student, what: str, field: str, **kwargs: Any) -> dict[str, Any]:
+    """Part D's fields first (a game that ends differently is charged where the game's own rules are: Full
+    game or a unit's category), then the one extension field, so an extension test only charges its own
+    field. A play_game that returns no game at all (it raises or hangs, and not because of a unit) cannot
+    show an extension either: that failure is this test's own."""
+    try:
+        check_game(student, what, **kwargs)
+    except Mismatch as failure:
+        raise otherwise(failure, {"category": "full_game"}) from None
+    return check_game(student, what, fields=(field,), **kwargs)

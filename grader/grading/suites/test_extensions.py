@@ -1,0 +1,69 @@
+"""Extensions: the numbers GameResult reports beyond Part D (wars, longest war chain, the history of queue
+sizes) and the seeded replay (ASSIGNMENT.md, play_game and the GameResult table).
+
+Each test first checks the game itself (winner, rounds, cards): a game that already ends differently is
+charged where its cause is, and only a wrong extension field costs points here."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.grading import expected
+from grader.grading.checks import Mismatch, expect, show
+from grader.grading.suites.common import attribute_game_failure, check_game_first
+from grader.sandbox.channel import StudentRaised
+from reference import make_deck, shuffle
+
+pytestmark = pytest.mark.category("extensions")
+
+MAX_ROUNDS = expected.DIFFERENTIAL_ROUNDS
+DECKS = expected.fixed_decks(12)
+
+
+@pytest.mark.rule("GameResult.wars: the number of rounds that went to war")
+@pytest.mark.parametrize("index", [3, 6])
+def test_wars_counts_the_rounds_that_went_to_war(student, index):
+    """play_game: GameResult.wars counts every round that went to war, once however many cycles it took"""
+    check_game_first(student, f"for the 54-card deck number {index}", deck=DECKS[index], max_rounds=MAX_ROUNDS,
+                     field="wars")
+
+
+@pytest.mark.rule("GameResult.longest_war_chain: the most war cycles in one round (1 for a war decided by its first "
+                  "cycle, plus 1 for every face-up tie)")
+@pytest.mark.parametrize("index", [3, 6])
+def test_longest_war_chain(student, index):
+    """play_game: GameResult.longest_war_chain is the most cycles one war took (2 in these games)"""
+    check_game_first(student, f"for the 54-card deck number {index}", deck=DECKS[index], max_rounds=MAX_ROUNDS,
+                     field="longest_war_chain")
+
+
+@pytest.mark.rule("GameResult.history: the sizes of P1's and P2's queues after every round, a war included")
+def test_history_records_both_sizes_after_every_round(student):
+    """play_game: GameResult.history holds (P1's size, P2's size) after each round, one entry per round"""
+    check_game_first(student, "for the 54-card deck number 3", deck=DECKS[3], max_rounds=MAX_ROUNDS,
+                     field="history")
+
+
+@pytest.mark.rule("play_game without a deck shuffles make_deck() with shuffle(..., seed): the same seed always "
+                  "gives the same game")
+def test_the_same_seed_replays_the_same_game(student):
+    """play_game: the same seed gives the same game, and it is the game of the deck shuffle(make_deck(), seed)"""
+    fields = ("winner", "rounds", "p1_cards", "p2_cards", "wars", "longest_war_chain")
+    try:
+        first = student.play_game(max_rounds=MAX_ROUNDS, seed=11)
+    except StudentRaised as failure:
+        # The handout suggests random.Random(seed).shuffle, the reference's: its deck finds the round at fault.
+        deck = shuffle(make_deck(), 11)
+        raise attribute_game_failure(student, failure, deck, MAX_ROUNDS) from None
+    second = student.play_game(max_rounds=MAX_ROUNDS, seed=11)
+    differ = [field for field in fields if first.get(field) != second.get(field)]
+    expect(not differ, "two games with seed 11 ended differently: " + "; ".join(
+        f"{field} {show(first.get(field))} the first time, {show(second.get(field))} the second" for field in differ))
+    deck = student.shuffle(student.make_deck(), 11)
+    if type(deck) is not list:
+        raise Mismatch(f"shuffle(make_deck(), 11) should return a list, not {show(deck)}")
+    dealt = student.play_game(max_rounds=MAX_ROUNDS, deck=deck)
+    differ = [field for field in fields if first.get(field) != dealt.get(field)]
+    expect(not differ, "play_game(seed=11) should play the deck shuffle(make_deck(), 11), but the two games differ: "
+           + "; ".join(f"{field} {show(first.get(field))} with the seed, {show(dealt.get(field))} with the deck"
+                       for field in differ))

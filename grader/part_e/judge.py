@@ -1,0 +1,233 @@
+"""Judging a student's own tests (Part E) from their outcomes on each implementation: pure, no student code.
+
+A test is valid when it passed on every correct implementation (the wheats). A buggy version (a chaff)
+is caught when a valid test fails on it by an ordinary failure: an assertion, or an exception raised
+while the test ran. A crash, a timeout, a fixture error or a skip on a chaff catches nothing: those can
+be produced without looking at what the implementation does, so they never earn points. Points come per
+Part E scenario, a fixed share per chaff caught, so the score depends only on which chaffs were caught.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..chaffs import CHAFFS
+from ..results import CategoryScore, GradeResult, TestResult
+from .results import ChaffVerdict, OwnCoverage, ScenarioScore, StudentTest, StudentTestsResult
+
+CATEGORY = "student_tests"
+"""The grading category of Part E (a key of grader.results.CATEGORY_TITLES)."""
+
+SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "jokers": ("Joker dominance with mini-decks", ("joker_dominance", "normal_rounds")),
+    "forced_war": ("A forced war and its collection order", ("forced_war", "data_structures")),
+    "exhaustion": ("Exhaustion during a war", ("exhaustion",)),
+    "full_game": ("A full 54-card game", ("full_game", "extensions")),
+}
+"""Part E's four scenarios: title, and the chaff categories whose bugs a test of that scenario should catch.
+Card order and a round's collection order belong with the mini-deck rounds of the Joker scenario; the
+queue and stack bugs show first in a war's collection order; the game's statistics in a full game."""
+
+EXPLAINED_BY_AT_MOST = 2
+"""An invalid test that passes on at most this many chaffs is explained as expecting their bugs."""
+
+
+def scenario_of(category: str) -> str:
+    """The scenario a chaff category counts in."""
+    for scenario, (_, categories) in SCENARIOS.items():
+        if category in categories:
+            return scenario
+    raise KeyError(category)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The student's tests on one implementation, as the sandbox reported them (untrusted plain data)."""
+
+    role: str
+    """"own" (the student's package), "wheat" or "chaff"."""
+    key: str
+    """"own", "reference", "wheat" or the chaff's name."""
+    outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Test id -> {"outcome": ..., "exception": ..., "file": ..., "line": ...}."""
+    collected: list[str] = field(default_factory=list)
+    collect_errors: list[str] = field(default_factory=list)
+    coverage: dict[str, list[int]] = field(default_factory=dict)
+
+
+def given_examples(test_sources: dict[str, str], example_source: str) -> set[str]:
+    """Ids of the student's test functions whose body is the starter's worked example (it earns nothing)."""
+    examples = {ast.dump(ast.Module(node.body, [])) for node in _functions(example_source)
+                if node.name.startswith("test_") and _is_worked_example(node)}
+    found = set()
+    for path, text in test_sources.items():
+        for node in _functions(text):
+            if node.name.startswith("test_") and ast.dump(ast.Module(node.body, [])) in examples:
+                found.add(f"{path}::{node.name}")
+    return found
+
+
+def _functions(text: str) -> list[ast.FunctionDef]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    return [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+
+
+def _is_worked_example(node: ast.FunctionDef) -> bool:
+    """The starter's tests that are not a call to pytest.skip (the scenarios left for the student)."""
+    return not any(isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "skip"
+                   for call in ast.walk(node))
+
+
+def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dict[str, str], given: set[str],
+          points: float, test_timeout: float) -> StudentTestsResult:
+    """The verdicts and scenario scores for these runs."""
+    own = next((run for run in runs if run.role == "own"), Run("own", "own"))
+    wheats = [run for run in runs if run.role == "wheat"]
+    chaff_runs = {run.key: run for run in runs if run.role == "chaff"}
+    ids = list(dict.fromkeys(own.collected))  # never a name collected on a wheat: it could carry the wheat's source
+    tests = []
+    valid_ids = []
+    for test in ids:
+        reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout)
+        if not reason and test in given:
+            reason = "This is the starter's worked example: it passes, but it earns nothing (the points are for your own tests)."
+        elif not reason:
+            valid_ids.append(test)
+        tests.append((test, reason))
+    verdicts = []
+    for variant in CHAFFS:
+        run = chaff_runs.get(variant.name, Run("chaff", variant.name))
+        caught_by = [test for test in valid_ids if (run.outcomes.get(test) or {}).get("outcome") == "failed"]
+        verdicts.append(ChaffVerdict(scenario_of(variant.category), variant.misconception, bool(caught_by),
+                                     caught_by))
+    share = points / len(SCENARIOS)
+    scenarios = []
+    for scenario, (title, _) in SCENARIOS.items():
+        mine = [verdict for verdict in verdicts if verdict.scenario == scenario]
+        caught = sum(verdict.caught for verdict in mine)
+        scenarios.append(ScenarioScore(scenario, title, caught, len(mine),
+                                       round(share * caught / len(mine), 4) if mine else 0.0, round(share, 4)))
+    judged = [StudentTest(test, not reason and test not in given, reason,
+                          str((own.outcomes.get(test) or {}).get("outcome", "missing")),
+                          sum(test in verdict.caught_by for verdict in verdicts))
+              for test, reason in tests]
+    return StudentTestsResult("graded", "", judged, verdicts, scenarios,
+                              _own_coverage(own.coverage, package_sources))
+
+
+def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], sources: dict[str, str],
+                    test_timeout: float) -> str:
+    """Why a test is invalid, in one sentence the student can act on; "" if it passed on every wheat."""
+    outcomes = [(run.outcomes.get(test) or {}) for run in wheats]
+    kinds = [str(outcome.get("outcome", "missing")) for outcome in outcomes]
+    if wheats and all(kind == "passed" for kind in kinds):
+        return ""
+    if not wheats:
+        return "It was not run on a correct implementation."
+    if "timeout" in kinds:
+        return f"It did not finish within {test_timeout:g} s on a correct implementation (a loop that never ends?)."
+    if "crash" in kinds:
+        return ("It ended the test process on a correct implementation (os._exit, sys.exit outside a test, a "
+                "crash or running out of memory).")
+    if "missing" in kinds:
+        file = test.partition("::")[0]
+        if any(file in run.collect_errors for run in wheats):
+            return ("Its file cannot be imported with a correct implementation: tests may use only the names "
+                    "ASSIGNMENT.md lists (no private helpers of your own package).")
+        return "It was not run on a correct implementation (an earlier test stopped the run)."
+    if "skipped" in kinds:
+        return "It is skipped, so it checks nothing."
+    if "error" in kinds:
+        return "Its setup (a fixture) failed on a correct implementation."
+    if "passed" in kinds:
+        return ("It passes on one correct implementation and fails on another: it depends on something the rules "
+                "leave open (such as how a Queue stores its cards or a private helper).")
+    expects = [variant.misconception for variant in CHAFFS
+               if (chaffs.get(variant.name, Run("chaff", "")).outcomes.get(test) or {}).get("outcome") == "passed"]
+    if 0 < len(expects) <= EXPLAINED_BY_AT_MOST:
+        return ("It fails on the correct implementations but passes on a buggy one where "
+                + " and on one where ".join(expects) + ": your test expects that bug, which the rules do not allow.")
+    return "It fails on the correct implementations: " + _where(outcomes[kinds.index("failed")], sources)
+
+
+def _where(outcome: dict[str, Any], sources: dict[str, str]) -> str:
+    """Where the student's test failed, from the student's own file only ("" parts when unknown)."""
+    exception = str(outcome.get("exception") or "an exception")
+    file, line = outcome.get("file"), outcome.get("line")
+    relative = next((path for path in sources if isinstance(file, str) and file.endswith("/" + path)), None)
+    if relative is None or type(line) is not int or line < 1:
+        return f"it raised {exception}."
+    lines = sources[relative].splitlines()
+    text = lines[line - 1].strip()[:160] if line <= len(lines) else ""
+    what = "the assertion" if exception == "AssertionError" else f"{exception} raised"
+    return f"{what} at line {line} of {relative}" + (f" (`{text}`)." if text else ".")
+
+
+def _own_coverage(coverage: dict[str, list[int]], package_sources: dict[str, str]) -> list[OwnCoverage]:
+    """Each package file with the share of its statements the student's own tests ran."""
+    files = []
+    for path, text in sorted(package_sources.items()):
+        statements = _statement_lines(text)
+        executed = {n for n in coverage.get(path, []) if type(n) is int} & statements
+        missing = sorted(statements - executed)
+        percent = round(100.0 * len(executed) / len(statements), 1) if statements else 100.0
+        files.append(OwnCoverage(path, percent, len(executed), len(statements), missing))
+    return files
+
+
+def _statement_lines(text: str) -> set[int]:
+    """Line numbers that start a statement, other than docstrings, found by parsing (never running) the source."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            lines.add(node.lineno)
+    return lines
+
+
+def with_student_tests(result: GradeResult, part_e: StudentTestsResult | None, points: float) -> GradeResult:
+    """The result with Part E's scenario scores as tests of its own category, and the totals redone."""
+    import dataclasses  # noqa: PLC0415
+
+    if part_e is None:
+        return result
+    scenarios = part_e.scenarios or [ScenarioScore(scenario, title, 0, 0, 0.0, round(points / len(SCENARIOS), 4))
+                                     for scenario, (title, _) in SCENARIOS.items()]
+    tests = [TestResult(
+        id=f"part_e::{scenario.id}",
+        name=f"Your tests: {scenario.title}",
+        category=CATEGORY,
+        score=scenario.score,
+        max_score=scenario.max_score,
+        outcome="passed" if scenario.total and scenario.caught == scenario.total else "failed",
+        hidden=False,
+        sentence=_scenario_sentence(scenario, part_e),
+        rule="Part E: your tests pass on every correct implementation and fail on buggy ones.",
+    ) for scenario in scenarios]
+    earned = round(sum(test.score for test in tests), 2)
+    categories = [dataclasses.replace(category, score=earned) if category.id == CATEGORY else category
+                  for category in result.categories]
+    if not any(category.id == CATEGORY for category in categories):  # pragma: no cover - CATEGORY_TITLES has it
+        categories.append(CategoryScore(CATEGORY, "Your tests (Part E)", earned, round(points, 2)))
+    return dataclasses.replace(result, tests=[*result.tests, *tests], categories=categories,
+                               score=round(sum(category.score for category in categories), 2),
+                               student_tests=part_e)
+
+
+def _scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> str:
+    if part_e.status != "graded":
+        return part_e.note or "No tests of yours were found, so none could catch a bug."
+    missed = [verdict.misconception for verdict in part_e.chaffs
+              if verdict.scenario == scenario.id and not verdict.caught]
+    if not missed:
+        return f"Your valid tests caught all {scenario.total} buggy versions of this scenario."
+    return (f"Your valid tests caught {scenario.caught} of {scenario.total} buggy versions of this scenario. "
+            "Missed: " + "; ".join(missed) + ".")

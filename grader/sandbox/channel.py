@@ -1,0 +1,393 @@
+"""The trusted side's line to a worker: one JSON request, one JSON reply, a deadline on every call."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import signal
+import subprocess
+import time
+from typing import Any, Protocol
+
+from .isolation import SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
+from .process_clock import CallClock
+
+REPLY_CAP = 32 * 1024 * 1024
+"""Largest reply accepted, in bytes; a bigger one is the student's fault."""
+
+OUTPUT_CAP = 64 * 1024
+"""Characters of the student's printed output kept over the whole submission."""
+
+BOOT_TIMEOUT = 20.0
+"""Seconds for the sandbox and interpreter to come up, before any student code runs."""
+
+IMPORT_TIMEOUT = 10.0
+"""Seconds for importing the student's package (charged to the submission's budget like any call)."""
+
+COVERAGE_TIMEOUT = 5.0
+"""Seconds for the worker to report coverage; a worker that misses it reports none for the rest of the run."""
+
+WALL_FACTOR, WALL_SLACK = 4.0, 1.0
+"""A call also ends after WALL_FACTOR times its deadline plus WALL_SLACK seconds on the wall clock, however
+little of that was charged to it (a tree starved of CPU for that long is not going to finish)."""
+
+EXIT_WAIT = 1.0
+"""Seconds to wait for a worker that closed its channel to exit before it is killed."""
+
+
+class Deadlines(Protocol):
+    """Per-call deadlines: how many seconds a call may be charged, at most ceiling."""
+
+    def limit(self, op: str, args: dict[str, Any], ceiling: float) -> float: ...
+
+
+class StudentProblem(Exception):
+    """Something the student's code did; the test it happened in fails with this sentence."""
+
+    outcome = "error"
+
+    def __init__(self, sentence: str, *, exception: dict[str, str] | None = None) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+        self.exception = exception
+
+
+class StudentRaised(StudentProblem):
+    """Student code raised an exception."""
+
+    outcome = "error"
+
+
+class StudentMissing(StudentProblem):
+    """The submission lacks a name the test needs, or a value it returned cannot be used."""
+
+    outcome = "error"
+
+
+class StudentTimeout(StudentProblem):
+    """A call did not finish within its deadline, or the submission's time budget ran out."""
+
+    outcome = "timeout"
+
+
+class StudentCrash(StudentProblem):
+    """The worker process ended during a call (exit, signal, memory)."""
+
+    outcome = "crash"
+
+
+class Ungradable(Exception):
+    """The submission cannot be graded at all: it does not import."""
+
+
+class GraderFault(Exception):
+    """The grader could not do its part (the sandbox would not start, a protocol error of ours)."""
+
+
+class WorkerClient:
+    """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
+
+    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5,
+                 deadlines: Deadlines | None = None) -> None:
+        self.spec = spec
+        self.call_timeout = call_timeout
+        self.deadlines = deadlines
+        """Where per-call deadlines come from (the reference's own time); None: call_timeout for every call."""
+        self.imported = False
+        """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
+        self.coverage_broken = False
+        self.last_charged = 0.0
+        self.max_timeouts = max_timeouts
+        self.timeouts: dict[str, int] = {}
+        self.category = ""
+        """The category of the test running now: timeouts are counted per category."""
+        self.budget_left = budget
+        self.budget = budget
+        self.process: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+        self.next_id = 0
+        self.output_parts: list[str] = []
+        self.output_kept = 0
+        self.output_truncated = False
+        self.restarts = 0
+        self.last_stderr = ""
+        self.coverage: dict[str, set[int]] = {}
+        self.statements: dict[str, set[int]] = {}
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker and import the submission in it; the import is charged to the budget."""
+        limits = self.spec.limits
+        try:
+            self.process = subprocess.Popen(
+                worker_command(self.spec),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=worker_env(self.spec),
+                cwd=worker_cwd(self.spec),
+                start_new_session=True,
+                preexec_fn=lambda: apply_limits(limits),
+            )
+        except OSError as error:
+            raise GraderFault(f"could not start the sandbox ({error})") from error
+        self.buffer = b""
+        try:
+            boot = self._read_line(BOOT_TIMEOUT)  # wall-clock: the sandbox starting, no student code yet
+        except StudentTimeout:
+            raise GraderFault(f"the sandbox did not start within {BOOT_TIMEOUT:g} s{self._stderr_tail()}") from None
+        except StudentCrash:
+            raise GraderFault(f"the sandbox did not start{self._stderr_tail()}") from None
+        if boot.get("boot") is not True:
+            self.stop()
+            raise GraderFault("the sandbox started but its worker did not announce itself")
+        if self.budget_left <= 0:
+            self.stop()
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+                                 "for this submission")
+        limit = min(IMPORT_TIMEOUT, self.budget_left)
+        self.imported = True
+        try:
+            self._request("hello", {"root": self.spec.inside_root, "package": self.spec.package,
+                                    "coverage": self.spec.coverage and not self.coverage_broken}, limit)
+        except StudentTimeout:
+            self.budget_left -= self.last_charged
+            self.stop()
+            if self.restarts and limit < IMPORT_TIMEOUT:
+                raise StudentTimeout(f"not run: importing your package again used up the rest of the time "
+                                     f"budget of {self.budget:g} s for this submission") from None
+            raise Ungradable(f"importing your package did not finish within {limit:g} s") from None
+        except StudentCrash as crash:
+            self.stop()
+            raise Ungradable(f"importing your package ended the process ({crash.sentence})") from None
+        except StudentProblem as problem:
+            self.stop()
+            raise Ungradable(f"your package cannot be imported ({problem.sentence}{_where(problem)})") from None
+        self.budget_left -= self.last_charged
+
+    def stop(self) -> None:
+        """Kill the worker and everything it started."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+            pass
+        if process.stderr is not None:
+            try:
+                self.last_stderr = process.stderr.read(8000).decode(errors="replace")
+            except (OSError, ValueError):
+                self.last_stderr = ""
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        clean_up_after(self.spec)
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
+        """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults."""
+        if self.timeouts.get(self.category, 0) >= self.max_timeouts:
+            raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in this "
+                                 "category, so its remaining tests were not run")
+        if self.budget_left <= 0:
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+                                 "for this submission")
+        if self.process is None:
+            self.restarts += 1
+            self.start()
+        ceiling = timeout or self.call_timeout
+        limit = self.deadlines.limit(op, args, ceiling) if self.deadlines is not None else ceiling
+        deadline = min(limit, self.budget_left)
+        self.last_charged = 0.0
+        try:
+            return self._request(op, args, deadline)
+        except StudentTimeout:
+            self.timeouts[self.category] = self.timeouts.get(self.category, 0) + 1
+            raise
+        finally:
+            self.budget_left -= self.last_charged
+
+    def collect_coverage(self, *, lines_only: bool = False) -> None:
+        """Fold the current worker's coverage into what earlier workers reported, if it is alive.
+
+        lines_only asks just for executed lines (cheap, after every test); the full report also
+        says which statements never ran (once, at the end).
+        """
+        if self.process is None or not self.spec.coverage or self.coverage_broken:
+            return
+        try:
+            files = self._request("coverage_lines" if lines_only else "coverage", {"root": self.spec.inside_root},
+                                  COVERAGE_TIMEOUT)
+        except (StudentProblem, GraderFault):
+            self.coverage_broken = True  # student code broke the measurement: never wait for it again
+            return
+        if type(files) is not list:
+            return
+        for entry in files:
+            if type(entry) is not dict:
+                continue
+            path, executed, missing = entry.get("path"), entry.get("executed"), entry.get("missing")
+            if type(path) is not str or type(executed) is not list or type(missing) is not list:
+                continue
+            lines = {line for line in executed if type(line) is int}
+            self.coverage.setdefault(path, set()).update(lines)
+            self.statements.setdefault(path, set()).update(lines, (line for line in missing if type(line) is int))
+
+    def output(self) -> tuple[str, bool]:
+        """Everything the student's code printed so far, capped, and whether it was cut."""
+        return "".join(self.output_parts), self.output_truncated
+
+    # -- the wire ------------------------------------------------------------------------------------
+
+    def _request(self, op: str, args: dict[str, Any], timeout: float) -> Any:
+        """Send one request and wait for its reply; self.last_charged is the time charged to it."""
+        assert self.process is not None and self.process.stdin is not None
+        self.next_id += 1
+        ident = self.next_id
+        line = json.dumps({"id": ident, "op": op, "args": args}).encode() + b"\n"
+        clock = CallClock(self.process.pid)
+        try:
+            self.process.stdin.write(line)
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the read below reports how the process ended
+        try:
+            while True:
+                reply = self._read_line(timeout, clock)
+                if reply.get("id") == ident:
+                    break
+                # Anything else on the channel was written by student code: ignore it (on the same clock).
+        finally:
+            self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
+        self._keep_output(reply.get("output"), reply.get("output_truncated"))
+        if reply.get("ok") is True:
+            return reply.get("value")
+        if "raised" in reply:
+            info = reply["raised"] if type(reply["raised"]) is dict else {}
+            exception = {key: str(info.get(key, ""))[:4000] for key in ("type", "message", "traceback")}
+            raise StudentRaised(_raised_sentence(_call_name(op, args), exception), exception=exception)
+        if "missing" in reply:
+            raise StudentMissing(str(reply["missing"])[:500])
+        if self.imported:
+            # An honest worker never refuses our requests: student code changed the worker's own objects.
+            raise StudentMissing("the process running your code stopped answering the grader's requests "
+                                 "(does your code change objects that are not its own?)")
+        raise GraderFault(f"the worker refused the request {op!r}: {str(reply.get('fault'))[:200]}")
+
+    def _read_line(self, timeout: float, clock: CallClock | None = None) -> dict[str, Any]:
+        """One JSON line from the worker within timeout seconds, or the reason there is none.
+
+        With a clock the seconds are those it charges the worker's tree (its CPU time plus the time it
+        sleeps), with a wall-clock backstop; without one, wall-clock seconds (the sandbox starting up).
+        """
+        assert self.process is not None and self.process.stdout is not None
+        stdout = self.process.stdout
+        clock = clock or CallClock(None)
+        hard_wall = timeout * WALL_FACTOR + WALL_SLACK if clock.pid is not None else timeout
+        tick = min(0.1, max(timeout / 4, 0.01))
+        with selectors.DefaultSelector() as selector:
+            selector.register(stdout, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                if not selector.select(tick):
+                    if clock.charged() >= timeout or clock.wall() >= hard_wall:
+                        self.stop()
+                        raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
+                    continue
+                chunk = os.read(stdout.fileno(), 1 << 20)
+                if not chunk:
+                    raise StudentCrash(self._ended())
+                self.buffer += chunk
+                if len(self.buffer) > REPLY_CAP:
+                    self.stop()
+                    raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return {}
+        return message if type(message) is dict else {}
+
+    def _ended(self) -> str:
+        """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""
+        assert self.process is not None
+        try:
+            code: int | None = self.process.wait(timeout=EXIT_WAIT)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            return ("the process running your code closed its line to the grader and kept running "
+                    "(does your code close file descriptors it did not open?)")
+        self.stop()
+        return _ended_sentence(code, wrapped=self.spec.level != "plain")
+
+    def _keep_output(self, text: object, truncated: object) -> None:
+        """Add a call's printed output to the submission's, up to OUTPUT_CAP."""
+        if type(text) is not str:
+            return
+        room = OUTPUT_CAP - self.output_kept
+        if len(text) > room or truncated is True:
+            self.output_truncated = True
+        piece = text[: max(room, 0)]
+        self.output_parts.append(piece)
+        self.output_kept += len(piece)
+
+    def _stderr_tail(self) -> str:
+        """The last line the sandbox printed before the worker took over, for a grader fault."""
+        self.stop()
+        text = self.last_stderr.strip()
+        return f": {text.splitlines()[-1][:300]}" if text else ""
+
+
+def _where(problem: StudentProblem) -> str:
+    """ ", at FILE line N" for the innermost frame of the student's own files, if the traceback has one."""
+    exception = problem.exception or {}
+    if exception.get("type") in ("SyntaxError", "IndentationError", "TabError"):
+        return ""  # its message already names the file and line; the frame would be the import statement
+    frames = re.findall(r'File "([^"]+)", line (\d+)', exception.get("traceback", ""))
+    return f", at {frames[-1][0]} line {frames[-1][1]}" if frames else ""
+
+
+def _call_name(op: str, args: dict[str, Any]) -> str:
+    """What the student would call the code a request ran."""
+    names = {"structure_ops": f"your {args.get('kind', 'Queue')}", "card_values": "card_value",
+             "replay": "play_round/resolve_war", "hello": "importing your package"}
+    return names.get(op) or (str(args.get("function")) if op == "call" else op)
+
+
+def _raised_sentence(name: str, exception: dict[str, str]) -> str:
+    """A sentence for an exception raised by student code."""
+    if exception["type"] == "NotImplementedError":
+        return f"{name} is not implemented yet (NotImplementedError: {exception['message']})"
+    if exception["type"] == "SystemExit":
+        return f"{name} tried to stop the program ({exception['message']})"
+    if exception["type"] == "MemoryError":
+        return f"{name} raised MemoryError: it ran out of memory (the limit is the same for every student)"
+    return f"{name} raised {exception['type']}: {exception['message']}"
+
+
+def _ended_sentence(code: int | None, *, wrapped: bool = False) -> str:
+    """A sentence for a worker that ended in the middle of a call.
+
+    wrapped: the worker ran under bubblewrap or unshare, which report a worker killed by signal N as
+    status 128 + N.
+    """
+    if code is None:
+        return "the process running your code ended"
+    if wrapped and 128 < code < 128 + 65:
+        code = 128 - code
+    if code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        hint = {"SIGKILL": " (out of memory or too many processes?)", "SIGXCPU": " (CPU time limit)",
+                "SIGXFSZ": " (file size limit)",
+                "SIGSEGV": " (a crash inside the interpreter: recursion too deep for the C stack?)"}.get(name, "")
+        return f"the process running your code was killed by {name}{hint}"
+    return f"the process running your code exited with status {code} in the middle of a call"
