@@ -44,7 +44,7 @@ import pytest  # noqa: E402 - from this folder, after the path is set
 try:
     import coverage  # noqa: E402
 except ImportError:  # pragma: no cover - the runtime always holds a copy
-    coverage = None
+    coverage = None  # type: ignore[assignment]
 
 KNOWN_EXCEPTIONS = frozenset({
     "AssertionError", "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
@@ -91,7 +91,8 @@ class _Sources:
             return None
         if file not in self.sources:
             return None
-        spec = importlib.util.spec_from_loader(name, self, origin=os.path.join(self.folder, file),
+        spec = importlib.util.spec_from_loader(name, self,  # type: ignore[arg-type]
+                                               origin=os.path.join(self.folder, file),
                                                is_package=file == "__init__.py")
         if spec is not None and file == "__init__.py":
             spec.submodule_search_locations = [self.folder]

@@ -90,7 +90,7 @@ def make_runtime(folder: Path) -> Path:
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
             module = __import__(name)
-            source = Path(module.__file__)
+            source = Path(str(module.__file__))
             if source.name == "__init__.py":
                 shutil.copytree(source.parent, folder / name, dirs_exist_ok=True,
                                 ignore=shutil.ignore_patterns("__pycache__", "*.pyi"))
@@ -160,7 +160,7 @@ class _Stopped(Exception):
 def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, str] | None) -> Run:
     """One implementation: the sandbox's report, checked for shape."""
     done = session.run(command, sources)
-    outcomes = {}
+    outcomes: dict[str, dict[str, Any]] = {}
     results = done.get("results")
     for test, outcome in (results.items() if isinstance(results, dict) else []):
         if isinstance(test, str) and isinstance(outcome, dict) and len(outcomes) < MAX_TESTS * 2:
@@ -169,8 +169,8 @@ def _run(session: _Session, command: dict[str, Any], role: str, key: str, source
     collected = [str(test) for test in done.get("collected", []) if isinstance(test, str)] \
         if isinstance(done.get("collected"), list) else []
     errors = [str(item) for item in done.get("collect_errors", [])] if isinstance(done.get("collect_errors"), list) else []
-    coverage = done.get("coverage") if role == "own" and isinstance(done.get("coverage"), dict) else {}
-    coverage = {str(path): [n for n in lines if type(n) is int] for path, lines in coverage.items()
+    measured: Any = done.get("coverage") if role == "own" and isinstance(done.get("coverage"), dict) else {}
+    coverage = {str(path): [n for n in lines if type(n) is int] for path, lines in measured.items()
                 if isinstance(lines, list)}
     return Run(role, key, outcomes, collected, errors, coverage)
 

@@ -412,7 +412,7 @@ def import_student(package: str, root: str) -> Any:
 
 
 def _from_root(module: Any, root: str) -> bool:
-    path = _getattr(module, "__file__", None)
+    path: Any = _getattr(module, "__file__", None)
     return _type(path) is str and os.path.realpath(path).startswith(root + os.sep)
 
 
@@ -535,7 +535,7 @@ def _seed_unseeded() -> None:
     def seed(self, a=None, version=2):  # noqa: ANN001 - random.Random.seed's own signature
         return original(self, CALL_SEED if a is None else a, version)
 
-    _random.Random.seed = seed
+    _random.Random.seed = seed  # type: ignore[method-assign]
     _random.seed = _random._inst.seed  # the module's own seed() was bound to the old method
 
 
@@ -659,7 +659,7 @@ def main() -> None:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.setrecursionlimit(5000)
-    builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")
+    builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")  # type: ignore[assignment]
     _seed_unseeded()
     # Student code that imports __main__ finds an empty module, not the worker's objects.
     sys.modules["__main__"] = _type(sys)("__main__")

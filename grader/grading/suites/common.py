@@ -194,7 +194,7 @@ def _divergence(student: Student, deck: list[str], max_rounds: int) -> tuple[int
 
 def _first_round_off(game: dict[str, Any], deck: list[str], max_rounds: int) -> int | None:
     theirs = expected.replay([deck], max_rounds, detail=True)[0]
-    snapshots = game.get("snapshots") if type(game.get("snapshots")) is list else []
+    snapshots: Any = game.get("snapshots") if type(game.get("snapshots")) is list else []
     for number, want in enumerate(theirs["snapshots"], start=1):
         if number > len(snapshots):
             return number
@@ -348,7 +348,7 @@ def check_game(student: Student, what: str, *, fields: tuple[str, ...] = GAME_FI
     except StudentRaised as failure:
         raise attribute_game_failure(student, failure, deck, max_rounds) from None
     for field in fields:
-        got = game.get(field)
+        got: Any = game.get(field)
         if field == "history" and type(got) in (list, tuple):
             got = tuple(tuple(pair) if type(pair) in (list, tuple) else pair for pair in got)
         if got == want[field] and type(got) is type(want[field]):
