@@ -133,9 +133,12 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
             note = ("Your test files could not be imported" if runs[0].collect_errors else
                     "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
             return StudentTestsResult("not_run", note)
-        for role, key, sources in implementations()[:2]:
-            runs.append(_run(session, {**base, "select": collected}, role, key, sources))
         stopped = {"timeout", "crash", "missing"}
+        for role, key, sources in implementations()[:2]:
+            # A test that hung or crashed on the first wheat is invalid already: it costs its deadline once.
+            select = [test for test in collected if not any(
+                str((run.outcomes.get(test) or {}).get("outcome", "missing")) in stopped for run in runs[1:])]
+            runs.append(_run(session, {**base, "select": select}, role, key, sources))
         keep = [test for test in collected if test not in given and not any(
             str((run.outcomes.get(test) or {}).get("outcome", "missing")) in stopped for run in runs[1:])]
         valid = [test for test in keep if all((run.outcomes.get(test) or {}).get("outcome") == "passed"
