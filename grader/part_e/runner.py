@@ -15,7 +15,6 @@ import json
 import os
 import selectors
 import shutil
-import signal
 import subprocess
 import threading
 import time
@@ -36,6 +35,7 @@ from ..sandbox.isolation import (
     worker_command,
     worker_env,
 )
+from ..sandbox.process_tree import kill_group
 from .judge import Run, given_examples, judge
 from .results import StudentTestsResult
 
@@ -248,12 +248,7 @@ class _Session:
         process, self.process = self.process, None
         if process is None:
             return
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        process.wait()
+        kill_group(process)
         for stream in (process.stdin, process.stdout):
             if stream is not None:
                 try:

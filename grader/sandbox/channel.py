@@ -8,11 +8,11 @@ import re
 import selectors
 import signal
 import subprocess
-import time
 from typing import Any, Protocol
 
 from .isolation import SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
+from .process_tree import kill_group
 
 REPLY_CAP = 32 * 1024 * 1024
 """Largest reply accepted, in bytes; a bigger one is the student's fault."""
@@ -173,15 +173,7 @@ class WorkerClient:
         process, self.process = self.process, None
         if process is None:
             return
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
-            pass
+        kill_group(process)
         if process.stderr is not None:
             try:
                 self.last_stderr = process.stderr.read(8000).decode(errors="replace")

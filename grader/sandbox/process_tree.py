@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 from pathlib import Path
+from typing import Any
 
 
 def descendants(pid: int) -> list[int]:
@@ -19,6 +21,15 @@ def descendants(pid: int) -> list[int]:
                 found.append(child)
                 queue.append(child)
     return found
+
+
+def kill_group(process: subprocess.Popen[Any], *, wait: float = 10) -> None:
+    """SIGKILL a sandbox's process group (its leader started it with a group of its own) and reap the leader."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL does not fail; the bound is a backstop
+        process.wait(timeout=wait)
 
 
 def kill_descendants(pid: int) -> int:
