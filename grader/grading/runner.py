@@ -185,7 +185,8 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     try:
         copy = prepare(submission, folder)
         files = {name: (copy.root / name).read_text(encoding="utf-8", errors="replace") for name in copy.files}
-        part_e_root = shutil.copytree(copy.root, folder / "student-tests")  # Part E's own pristine copy
+        # Part E's own pristine copy, taken before the suites run; without tests Part E reads nothing from it.
+        part_e_root = shutil.copytree(copy.root, folder / "student-tests") if copy.tests else copy.root
         spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
                          requested_level=batch.config.sandbox, limits=batch.config.limits, slot=slot,
                          coverage=batch.config.coverage, allow_plain=batch.config.allow_plain)
