@@ -37,7 +37,10 @@ class ReferenceClock:
 
     def limit(self, op: str, args: dict[str, Any], ceiling: float) -> float:
         """Seconds the student's call may be charged: multiple times the reference's, at least floor, at most
-        ceiling."""
+        ceiling. A detailed replay is the grader diagnosing a failure already seen, not a judged call: it gets
+        the ceiling, so a replay near the line is never cut off on one run and finished on the next."""
+        if op == "replay" and args.get("detail"):
+            return ceiling
         return min(ceiling, max(self.floor, self.multiple * self.reference_seconds(op, args)))
 
     def reference_seconds(self, op: str, args: dict[str, Any]) -> float:
