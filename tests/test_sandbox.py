@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -163,3 +164,13 @@ def test_the_probe_runtime_holds_only_the_worker_and_coverage(runtime):
     """The folder mounted into every sandbox holds the worker script and coverage, nothing of the grader's"""
     assert sorted(path.name for path in runtime.iterdir()) == ["coverage", "worker.py"]
     assert shutil.which("setpriv") is not None or os.geteuid() != 0
+
+
+def test_the_runtime_carries_coverage_compiled_for_the_worker(runtime):
+    """Workers run with -B from a read-only copy: coverage's .pyc files must be there and match their sources,
+    or every worker compiles coverage again"""
+    for source in sorted((runtime / "coverage").glob("*.py")):
+        compiled = Path(importlib.util.cache_from_source(str(source)))
+        header = compiled.read_bytes()[:16]
+        assert header[:4] == importlib.util.MAGIC_NUMBER, source.name
+        assert int.from_bytes(header[8:12], "little") == int(source.stat().st_mtime) & 0xFFFFFFFF, source.name

@@ -30,6 +30,7 @@ from ..sandbox.isolation import (
     Limits,
     SandboxError,
     apply_limits,
+    finish_runtime,
     kill_uid,
     make_spec,
     worker_command,
@@ -93,11 +94,10 @@ def make_runtime(folder: Path) -> Path:
             source = Path(str(module.__file__))
             if source.name == "__init__.py":
                 shutil.copytree(source.parent, folder / name, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__", "*.pyi"))
+                                ignore=shutil.ignore_patterns("*.pyi"))
             else:
-                shutil.copy(source, folder / source.name)
-        for path in [folder, *folder.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
+                shutil.copy2(source, folder / source.name)
+        finish_runtime(folder, scripts=(SCRIPT,))
         return folder
 
 

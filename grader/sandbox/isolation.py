@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import fcntl
 import functools
 import os
@@ -447,11 +448,27 @@ def make_runtime(folder: Path) -> Path:
         pass
     else:
         source = Path(coverage.__file__).parent
-        shutil.copytree(source, folder / "coverage", dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyi"))
+        shutil.copytree(source, folder / "coverage", dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.pyi"))
+    finish_runtime(folder, scripts=("worker.py",))
+    return folder
+
+
+def finish_runtime(folder: Path, *, scripts: tuple[str, ...]) -> None:
+    """Byte-compile a runtime's libraries (not its scripts, which Python never reads compiled) and make it
+    world-readable.
+
+    Workers run with -B from a read-only copy: without these .pyc files every worker would compile
+    coverage (and Part E's pytest) from source again, a few tenths of a second each time. The copies keep
+    their sources' times (copytree), so the installed .pyc files come along valid and compileall only
+    fills the gaps; the worker's interpreter is this one's version (choose_python), so it reads them.
+    """
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir():
+            compileall.compile_dir(entry, quiet=2)
+        elif entry.suffix == ".py" and entry.name not in scripts:
+            compileall.compile_file(entry, quiet=2)
     for path in [folder, *folder.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
-    return folder
 
 
 def make_spec(
