@@ -36,6 +36,11 @@ little of that was charged to it (a tree starved of CPU for that long is not goi
 EXIT_WAIT = 1.0
 """Seconds to wait for a worker that closed its channel to exit before it is killed."""
 
+TICK, FINE_TICK = 0.1, 0.005
+"""Longest and shortest wait between two readings of a call's clock: TICK while the deadline is far (as the
+clock samples idle time, it is never read less often), shorter as it nears (see CallClock.until), so a call
+is stopped within a few milliseconds of its deadline rather than up to a whole TICK past it."""
+
 
 class Deadlines(Protocol):
     """Per-call deadlines: how many seconds a call may be charged, at most ceiling."""
@@ -286,11 +291,11 @@ class WorkerClient:
         stdout = self.process.stdout
         clock = clock or CallClock(None)
         hard_wall = timeout * WALL_FACTOR + WALL_SLACK if clock.pid is not None else timeout
-        tick = min(0.1, max(timeout / 4, 0.01))
         with selectors.DefaultSelector() as selector:
             selector.register(stdout, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
-                if not selector.select(tick):
+                wait = min(clock.until(timeout), hard_wall - clock.wall())
+                if not selector.select(min(TICK, max(FINE_TICK, wait))):
                     if clock.charged() >= timeout or clock.wall() >= hard_wall:
                         self.stop()
                         raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")

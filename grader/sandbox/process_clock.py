@@ -18,15 +18,34 @@ TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 MAX_PROCESSES = 4096
 """A tree is read no further than this many processes (a fork bomb is bounded by its process limit anyway)."""
 
+CORES = max(1, os.cpu_count() or 1)
+"""How many CPU seconds a process tree can use in one second of wall time, at most."""
+
 
 def _stat(pid: int) -> tuple[float, str] | None:
-    """CPU seconds (own and reaped children's) and state letter of one process, or None if it is gone."""
+    """CPU seconds (own and reaped children's) and state letter of one process, or None if it is gone.
+
+    Its own seconds are the larger of two readings: /proc/PID/stat's, which covers every thread but moves in
+    clock ticks and, for a tree of many busy processes such as a fork bomb, lags the truth by up to a second
+    of CPU; and /proc/PID/schedstat's, the kernel's exact run time of its main thread.
+    """
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
             fields = handle.read().rpartition(")")[2].split()
-        return sum(int(value) for value in fields[11:15]) / TICK, fields[0]
+        own = (int(fields[11]) + int(fields[12])) / TICK
+        reaped = (int(fields[13]) + int(fields[14])) / TICK
+        return max(own, _run_time(pid)) + reaped, fields[0]
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _run_time(pid: int) -> float:
+    """Seconds the main thread of pid has run on a CPU, to the nanosecond (0 where the kernel keeps no schedstat)."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as handle:
+            return int(handle.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _children(pid: int) -> list[int]:
@@ -86,3 +105,12 @@ class CallClock:
     def wall(self) -> float:
         """Wall seconds since the call began."""
         return time.monotonic() - self.started
+
+    def until(self, limit: float) -> float:
+        """Wall seconds from now before the charge could first reach limit, given what charged() last read: a
+        tree's CPU time grows by at most CORES seconds a second and its idle time by one (without a pid: the
+        wall time left). Reading the clock no later than that never carries a call past its deadline."""
+        now = time.monotonic()
+        if self.pid is None:
+            return max(0.0, limit - (now - self.started))
+        return max(0.0, self.last + (limit - self.cpu - self.idle) / CORES - now)

@@ -1,0 +1,80 @@
+"""The clock that charges a call: exact run times for trees of many processes, and when to read it next."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox.process_clock import CORES, CallClock, tree_usage
+
+SPINNERS = ("import os, sys\nfor _ in range(int(sys.argv[1])):\n    if os.fork() == 0:\n        break\n"
+            "while True:\n    pass\n")
+"""A process that forks N children, every one of them spinning (a fork bomb held to N)."""
+
+
+def _tree(pid: int) -> list[int]:
+    found, index = [pid], 0
+    while index < len(found):
+        try:
+            found += [int(child) for child in Path(f"/proc/{found[index]}/task/{found[index]}/children").read_text().split()]
+        except OSError:
+            pass
+        index += 1
+    return found
+
+
+def _kernel_run_time(pids: list[int]) -> float:
+    """What the kernel says these processes' main threads have run, in seconds (the test's own reading)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            total += int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/schedstat").exists(), reason="the kernel keeps no schedstat")
+def test_a_tree_of_many_busy_processes_is_charged_all_the_time_it_ran():
+    """24 spinning processes are charged at least the run time the kernel reports for them: /proc's clock-tick
+    counts alone lag behind it (a fork bomb used twice its deadline in CPU before it was stopped)"""
+    spinners = subprocess.Popen([sys.executable, "-c", SPINNERS, "24"])
+    try:
+        time.sleep(0.8)
+        for _ in range(5):
+            ran = _kernel_run_time(_tree(spinners.pid))
+            usage = tree_usage(spinners.pid)
+            assert usage is not None and usage[0] >= ran > 0
+            time.sleep(0.1)
+    finally:
+        for pid in reversed(_tree(spinners.pid)):
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        spinners.wait()
+
+
+def test_until_is_the_soonest_a_call_could_reach_its_deadline():
+    """A tree gains at most CORES seconds of CPU a second: until() waits the rest of the limit divided by that;
+    without a pid it is the wall time left"""
+    sleeping = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        time.sleep(0.3)  # past its start-up
+        clock = CallClock(sleeping.pid)
+        for _ in range(3):
+            time.sleep(0.1)
+            charged = clock.charged()
+        assert 0.15 < charged < 0.6
+        assert clock.until(2.0) == pytest.approx((2.0 - charged) / CORES, abs=0.05)
+        assert clock.until(charged) == 0.0
+        wall = CallClock(None)
+        assert 0.2 < wall.until(0.3) <= 0.3
+    finally:
+        sleeping.kill()
+        sleeping.wait()
