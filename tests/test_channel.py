@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.sandbox.channel import StudentTimeout
+from grader.sandbox.channel import StudentCrash, StudentTimeout
 from grader.sandbox.isolation import LEVELS
 
 from sandbox_probe import available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
@@ -26,3 +26,34 @@ def test_an_endless_loop_is_stopped_within_a_few_milliseconds_of_its_deadline(tm
     finally:
         client.stop()
     assert all(0.5 <= seconds < 0.53 for seconds in charged), charged
+
+
+def _outcomes(client, category: str, codes: list[str]) -> list[str]:
+    """Each call's outcome in a category: its value, "crash", or "not run" (a crash the client refused to risk)."""
+    client.category = category
+    outcomes = []
+    for code in codes:
+        try:
+            outcomes.append(run(client, code))
+        except StudentCrash as crash:
+            outcomes.append("not run" if crash.sentence.startswith("not run") else "crash")
+    return outcomes
+
+
+EXIT = "import os\nos._exit(0)"
+"""A call that ends the worker."""
+
+
+def test_a_category_whose_every_call_ends_the_worker_stops_restarting_it(tmp_path, runtime):
+    """After 5 calls in a category that all ended the worker, its later calls are not run (no restart for
+    each), and say why; another category still gets its calls, and an answer there keeps them coming"""
+    client = probe_client(tmp_path, runtime, STRONGEST)
+    try:
+        assert _outcomes(client, "forced_war", [EXIT] * 7) == ["crash"] * 5 + ["not run"] * 2
+        assert client.restarts == 4
+        client.category = "forced_war"
+        with pytest.raises(StudentCrash, match="ended in each of the 5 calls before this one in this category"):
+            run(client, "result = 'never run'")
+        assert _outcomes(client, "exhaustion", ["result = 'ok'"] + [EXIT] * 6) == ["ok"] + ["crash"] * 6
+    finally:
+        client.stop()

@@ -95,7 +95,7 @@ class WorkerClient:
     """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
 
     def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5,
-                 deadlines: Deadlines | None = None) -> None:
+                 deadlines: Deadlines | None = None, max_crashes: int | None = None) -> None:
         self.spec = spec
         self.call_timeout = call_timeout
         self.deadlines = deadlines
@@ -106,6 +106,12 @@ class WorkerClient:
         self.last_charged = 0.0
         self.max_timeouts = max_timeouts
         self.timeouts: dict[str, int] = {}
+        self.max_crashes = max_timeouts if max_crashes is None else max_crashes
+        self.crashes: dict[str, int] = {}
+        """Per category, how many calls ended the worker while none of that category's calls has come back:
+        a category whose every call kills the worker stops restarting it after max_crashes of them."""
+        self.answered: set[str] = set()
+        """Categories where some call came back (a value, an exception, a time-out): never stopped for crashes."""
         self.category = ""
         """The category of the test running now: timeouts are counted per category."""
         self.budget_left = budget
@@ -196,6 +202,10 @@ class WorkerClient:
         if self.timeouts.get(self.category, 0) >= self.max_timeouts:
             raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in this "
                                  "category, so its remaining tests were not run")
+        if self.crashes.get(self.category, 0) >= self.max_crashes:
+            raise StudentCrash(f"not run: the process running your code had ended in each of the "
+                               f"{self.max_crashes} calls before this one in this category, so its remaining "
+                               "tests were not run")
         if self.budget_left <= 0:
             raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
                                  "for this submission")
@@ -207,12 +217,22 @@ class WorkerClient:
         deadline = min(limit, self.budget_left)
         self.last_charged = 0.0
         try:
-            return self._request(op, args, deadline)
+            value = self._request(op, args, deadline)
+        except StudentCrash:
+            if self.category not in self.answered:
+                self.crashes[self.category] = self.crashes.get(self.category, 0) + 1
+            raise
         except StudentTimeout:
             self.timeouts[self.category] = self.timeouts.get(self.category, 0) + 1
+            self.answered.add(self.category)
+            raise
+        except StudentProblem:
+            self.answered.add(self.category)
             raise
         finally:
             self.budget_left -= self.last_charged
+        self.answered.add(self.category)
+        return value
 
     def collect_coverage(self, *, lines_only: bool = False) -> None:
         """Fold the current worker's coverage into what earlier workers reported, if it is alive.
