@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from grader.sandbox.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
-from grader.sandbox.isolation import LEVELS, level_works, processes_of
+from grader.sandbox.isolation import LEVELS, choose_level, level_works, processes_of
 
-from sandbox_probe import LEVEL_PARAMS, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
+from sandbox_probe import LEVEL_PARAMS, PROBE, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
@@ -156,6 +156,22 @@ def test_printed_output_is_captured_and_capped(tmp_path, runtime):
         assert run(client, "print('x' * 200_000)\nresult = 'done'") == "done"
         text, truncated = client.output()
         assert truncated and 60_000 < len(text) <= 64 * 1024
+    finally:
+        client.stop()
+
+
+def test_lines_run_before_a_crash_are_kept_without_asking_for_them(tmp_path, runtime):
+    """Each reply carries the lines that ran for the first time, so a worker killed by a later call loses none
+    of them, and the grader never spends a request on them"""
+    source = PROBE + "\n\ndef kept():\n    return 'kept'\n"
+    body = source.splitlines().index("    return 'kept'") + 1
+    client = probe_client(tmp_path, runtime, choose_level("auto", allow_plain=True), source, coverage=True)
+    try:
+        assert run(client, "import probe\nresult = probe.kept()") == "kept"
+        with pytest.raises(StudentCrash):
+            run(client, "import os\nos._exit(3)")
+        assert body in client.coverage["probe/__init__.py"]
+        assert client.next_id == 3  # hello and the two calls: no request for coverage
     finally:
         client.stop()
 

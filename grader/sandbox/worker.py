@@ -26,7 +26,7 @@ from typing import Any  # noqa: E402
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _int, _isinstance, _repr, _getattr = type, len, str, int, isinstance, repr, getattr
-_list, _range, _enumerate = list, range, enumerate
+_list, _range, _enumerate, _sum = list, range, enumerate, sum
 _json_dumps, _json_loads = json.dumps, json.loads
 _random = random
 """The standard library's random, kept even when a student module takes its name."""
@@ -563,8 +563,6 @@ def serve(requests, reply) -> None:
                 answer.update(ok=True, value={"python": sys.version.split()[0]})
             elif op == "coverage":
                 answer.update(ok=True, value=coverage_report(COVERAGE, args["root"]))
-            elif op == "coverage_lines":
-                answer.update(ok=True, value=executed_lines(COVERAGE, args["root"]))
             elif session is None:
                 answer.update(ok=False, fault="hello first")
             else:
@@ -580,6 +578,10 @@ def serve(requests, reply) -> None:
         sys.stdout = sys.stderr = capture
         output, truncated = capture.take()
         answer["output"], answer["output_truncated"] = output, truncated
+        if COVERAGE is not None and session is not None and op != "coverage":
+            lines = new_lines(COVERAGE, session.root)
+            if lines is not None:
+                answer["lines"] = lines
         send(reply, answer)
 
 
@@ -608,6 +610,30 @@ def start_coverage(root: str):
                                 config_file=False)
     measure.start()
     return measure
+
+
+LINES_SENT = [-1]
+"""How many executed lines the last reply carried (new_lines sends them again only when there are more)."""
+
+
+def new_lines(measure, root: str) -> list[dict] | None:
+    """The executed lines so far when some are new since the last reply that carried them, else None.
+
+    Sent with the replies themselves, so a worker killed by a later call loses none of them and the
+    grader never asks. Counting reads coverage's own line sets (no copy); where a coverage version keeps
+    them elsewhere, nothing is sent and the final report alone counts.
+    """
+    pending: Any = _getattr(_getattr(measure, "_collector", None), "data", None)
+    if _type(pending) is not dict:
+        return None
+    try:
+        count = _sum(_len(lines) for lines in pending.values())
+    except Exception:  # noqa: BLE001 - student code changed the collector: the final report alone counts
+        return None
+    if count == LINES_SENT[0]:
+        return None
+    LINES_SENT[0] = count
+    return executed_lines(measure, root)
 
 
 def executed_lines(measure, root: str) -> list[dict]:
