@@ -1,5 +1,6 @@
 """How fast war-grader grades: submissions per second for a class of correct submissions, and the
-per-submission cost beside the floor (the same hidden suites run in-process against the reference).
+per-submission cost beside the floor (the same hidden suites run against the reference in process, in a run
+forked from the same suite server).
 
     python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e]
 
@@ -27,22 +28,27 @@ sys.path.insert(0, str(ROOT))
 
 from grader.cli import grade  # noqa: E402
 from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
-from grader.grading.runner import pytest_command, pytest_env  # noqa: E402
+from grader.grading.runner import SuiteServer, pytest_args, pytest_env  # noqa: E402
 
 
 def floor_seconds(runs: int) -> float:
-    """Median seconds of one hidden-suite run against the reference in process (no sandbox, no worker)."""
+    """Median seconds of one run of the hidden suites against the reference in process: the same suite server
+    and forked run as a submission gets, without its sandbox and worker."""
     times = []
     with tempfile.TemporaryDirectory() as scratch:
         settings = Path(scratch) / "settings.json"
         settings.write_text(json.dumps({"in_process": "reference", "call_timeout": 10, "game_timeout": 60,
                                         "budget": 600}))
-        env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(Path(scratch) / "out.json")})
-        env["PYTHONPATH"] = str(ROOT)
-        for _ in range(runs):
-            started = time.perf_counter()
-            subprocess.run(pytest_command(), env=env, stdout=subprocess.DEVNULL, check=True, cwd=scratch)
-            times.append(time.perf_counter() - started)
+        server = SuiteServer(pytest_args("--timeout=600"))
+        server.start()
+        try:
+            env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(Path(scratch) / "out.json")})
+            for _ in range(runs):
+                started = time.perf_counter()
+                assert server.run(env, 600) is not None
+                times.append(time.perf_counter() - started)
+        finally:
+            server.close()
         recorded = json.loads((Path(scratch) / "out.json").read_text())
         assert all(test["outcome"] == "passed" for test in recorded["tests"].values())
     return statistics.median(times)
@@ -84,7 +90,7 @@ def main() -> None:
                       f"{result.outcome}")
     floor = floor_seconds(5)
     print(f"floor: the hidden suites in process against the reference: {floor:.3f} s per run "
-          f"(a fresh pytest process each time, median of 5)")
+          f"(forked from a warm suite server, as a submission's run is; median of 5)")
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def tmp_path() -> Path:
 
 def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE, *, package: str = "probe",
                  files: dict[str, str | bytes] | None = None, call_timeout: float = 3.0, budget: float = 30.0,
-                 deadlines: Deadlines | None = None, start: bool = True, **limits: Any) -> WorkerClient:
+                 deadlines: Deadlines | None = None, start: bool = True, coverage: bool = False,
+                 **limits: Any) -> WorkerClient:
     """A worker on a private copy of a probe package (source as its __init__.py, plus files), started."""
     tmp_path.chmod(0o711)
     root = tmp_path / "sub" / "root"
@@ -69,7 +70,7 @@ def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE,
         target.write_bytes(content) if isinstance(content, bytes) else target.write_text(content)
     root.parent.chmod(0o711)
     spec = make_spec(root=root, package=package, runtime=runtime, requested_level=level,
-                     limits=Limits(**limits), slot=7, coverage=False, allow_plain=True)
+                     limits=Limits(**limits), slot=7, coverage=coverage, allow_plain=True)
     client = WorkerClient(spec, call_timeout=call_timeout, budget=budget, deadlines=deadlines)
     if start:
         client.start()

@@ -20,6 +20,7 @@ import pytest
 
 from grader import cli, output
 from grader.config import load_config
+from grader.grading.batch import find_class, grade_into
 from grader.grading.runner import SCRATCH_PREFIX, remove_abandoned_scratch
 from grader.report import html as report
 
@@ -135,6 +136,23 @@ def test_a_rerun_keeps_what_stands_regrades_what_changed_and_force_regrades_all(
     assert forced.returncode == 0 and "graded 1/1: alice" in forced.stderr and "kept" not in forced.stderr
     assert (out / "alice" / "results.json").stat().st_ino != inodes["alice"]
     assert stamps["alice"] <= saved(out, "alice")["extra_data"]["graded_at"]
+
+
+def test_each_report_is_written_the_moment_its_student_is_graded(tmp_path):
+    """report.html beside results.json as each student is saved (in the grading threads), not all at the end"""
+    klass, out = tmp_path / "class", tmp_path / "out"
+    perfect(klass / "alice")
+    perfect(klass / "bob")
+    submissions, _ = find_class([klass], out)
+    seen: dict[str, bool] = {}
+
+    def progress(result, kept):
+        seen[result.student] = (out / result.student / "report.html").is_file()
+
+    batch = grade_into(submissions, out, load_config(FAST, environ={}), jobs=2, progress=progress)
+    assert seen == {"alice": True, "bob": True}
+    assert not batch.write_error
+    assert_consistent(out, ["alice", "bob"])
 
 
 def test_a_changed_setting_regrades(tmp_path):

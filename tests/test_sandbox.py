@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from grader.sandbox.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
-from grader.sandbox.isolation import LEVELS, level_works, processes_of
+from grader.sandbox.isolation import LEVELS, choose_level, finish_runtime, level_works, processes_of
 
-from sandbox_probe import LEVEL_PARAMS, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
+from sandbox_probe import LEVEL_PARAMS, PROBE, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
@@ -160,17 +160,38 @@ def test_printed_output_is_captured_and_capped(tmp_path, runtime):
         client.stop()
 
 
-def test_the_probe_runtime_holds_only_the_worker_and_coverage(runtime):
-    """The folder mounted into every sandbox holds the worker script and coverage, nothing of the grader's"""
-    assert sorted(path.name for path in runtime.iterdir()) == ["coverage", "worker.py"]
+def test_lines_run_before_a_crash_are_kept_without_asking_for_them(tmp_path, runtime):
+    """Each reply carries the lines that ran for the first time, so a worker killed by a later call loses none
+    of them, and the grader never spends a request on them"""
+    source = PROBE + "\n\ndef kept():\n    return 'kept'\n"
+    body = source.splitlines().index("    return 'kept'") + 1
+    client = probe_client(tmp_path, runtime, choose_level("auto", allow_plain=True), source, coverage=True)
+    try:
+        assert run(client, "import probe\nresult = probe.kept()") == "kept"
+        with pytest.raises(StudentCrash):
+            run(client, "import os\nos._exit(3)")
+        assert body in client.coverage["probe/__init__.py"]
+        assert client.next_id == 3  # hello and the two calls: no request for coverage
+    finally:
+        client.stop()
+
+
+def test_the_probe_runtime_holds_only_the_worker(runtime):
+    """The folder mounted into every sandbox holds the worker script, nothing of the grader's"""
+    assert sorted(path.name for path in runtime.iterdir()) == ["worker.py"]
     assert shutil.which("setpriv") is not None or os.geteuid() != 0
 
 
-def test_the_runtime_carries_coverage_compiled_for_the_worker(runtime):
-    """Workers run with -B from a read-only copy: coverage's .pyc files must be there and match their sources,
-    or every worker compiles coverage again"""
-    for source in sorted((runtime / "coverage").glob("*.py")):
-        compiled = Path(importlib.util.cache_from_source(str(source)))
-        header = compiled.read_bytes()[:16]
-        assert header[:4] == importlib.util.MAGIC_NUMBER, source.name
-        assert int.from_bytes(header[8:12], "little") == int(source.stat().st_mtime) & 0xFFFFFFFF, source.name
+def test_a_runtimes_libraries_are_compiled_for_the_worker_and_its_scripts_are_not(tmp_path):
+    """Workers run with -B from a read-only copy: a library's .pyc must be there and match its source, or every
+    worker compiles it again (Part E's pytest took tenths of a second); a script is never read compiled"""
+    (tmp_path / "library").mkdir()
+    source = tmp_path / "library" / "__init__.py"
+    source.write_text("VALUE = 1\n")
+    (tmp_path / "script.py").write_text("print(1)\n")
+    finish_runtime(tmp_path, scripts=("script.py",))
+    header = Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
+    assert header[:4] == importlib.util.MAGIC_NUMBER
+    assert int.from_bytes(header[8:12], "little") == int(source.stat().st_mtime) & 0xFFFFFFFF
+    assert not (tmp_path / "__pycache__").exists()
+    assert oct(source.stat().st_mode & 0o777) == oct(0o644)

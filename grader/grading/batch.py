@@ -13,7 +13,7 @@ from typing import Callable
 from .. import __version__
 from ..config import Config
 from ..output import OutputFolder, open_output
-from ..report.html import ReportError, render_results
+from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
@@ -79,9 +79,16 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                 results[submission.student] = kept
                 progress(kept, True)
 
+        rendered: set[str] = set()
+
         def save(result: GradeResult) -> None:
             output.save(result, settings)
             results[result.student] = result
+            try:  # now, in the grading thread, rather than all at the end on one core
+                write_student_report(out, result, view="student")
+                rendered.add(result.student)
+            except (OSError, ReportError):
+                pass  # written with the others at the end, where a failure is reported
             progress(result, False)
 
         if todo:
@@ -91,7 +98,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
         report = BatchReport(ordered, kept=len(submissions) - len(todo))
         try:
             output.finish(ordered)
-            render_results(out, ordered, view="student")
+            render_results(out, ordered, view="student", rendered=frozenset(rendered))
         except OSError as error:
             report.write_error = f"cannot write {getattr(error, 'filename', None) or out}: {error.strerror or error}"
         except ReportError as error:

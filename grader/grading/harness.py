@@ -308,13 +308,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         RECORDER.student.last_call = ""
 
 
-def pytest_runtest_teardown(item: pytest.Item) -> None:
-    """Fold in the lines this test ran, so a worker killed by a later test loses none of them."""
-    client = RECORDER.client
-    if isinstance(client, WorkerClient):
-        client.collect_coverage(lines_only=True)
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Record each test's outcome with its sentence, difference and the student's exception."""

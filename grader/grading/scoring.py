@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +17,7 @@ from ..results import (
     Telemetry,
     TestResult,
 )
+from .statements import executed_statements
 
 
 @dataclass(frozen=True)
@@ -207,29 +207,16 @@ def _exception(data: Any) -> ExceptionInfo | None:
 
 
 def _coverage(data: Any, sources: dict[str, str]) -> list[CoveredFile]:
-    """Every copied source file with the lines the worker reported executed."""
+    """Every copied source file with its statements that ran, from the lines the worker saw running."""
     data = data if isinstance(data, dict) else {}
     files = []
     for path, text in sorted(sources.items()):
         entry = data.get(path) if isinstance(data.get(path), dict) else {}
-        executed = sorted({n for n in entry.get("executed", []) if type(n) is int})
-        statements = {n for n in entry.get("statements", []) if type(n) is int} | set(executed)
-        if not entry:  # never imported by the worker: every statement of the file is unexecuted
-            statements = _statement_lines(text)
-        missing = sorted(statements - set(executed))
+        executed, missing = executed_statements(text, {n for n in entry.get("executed", []) if type(n) is int})
         total = len(executed) + len(missing)
         files.append(CoveredFile(path, text, executed, missing,
                                  round(100.0 * len(executed) / total, 1) if total else 100.0))
     return files
-
-
-def _statement_lines(text: str) -> set[int]:
-    """Line numbers that start a statement, found by parsing (never running) the source."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return set()
-    return {node.lineno for node in ast.walk(tree) if isinstance(node, ast.stmt)}
 
 
 def _telemetry(data: Any) -> Telemetry | None:

@@ -1,68 +1,104 @@
-"""A trusted process that imports pytest, the hidden suites and the expected results once, then forks a
-fresh pytest run for each submission: the start-up cost is paid per job slot instead of per student.
+"""A trusted process that runs one pytest session over the hidden suites for a whole job slot: it imports and
+collects the suites once, then forks a run of the collected tests for each submission. Start-up, collection
+and the reference's timings (grader.sandbox.deadlines) are paid per job slot instead of per student.
 
-Protocol on stdin/stdout, one JSON object per line: {"args": [...], "env": {...}} starts a run; the server
-answers {"pid": N} at once and {"status": S} when that run ends. Student code never runs here: each run
-talks to its submission's sandboxed worker like any trusted pytest process.
+Started as `python -I -m grader.grading.suite_server <pytest arguments>`. Protocol on stdin/stdout, one JSON
+object per line: the server says {"ready": true} once the suites are collected (or {"ready": false,
+"error": ...}); then each {"env": {...}} starts a run, answered {"pid": N} at once and {"status": S} when
+the run ends. Student code never runs here: each run talks to its submission's sandboxed worker like any
+trusted pytest process.
 """
 
 from __future__ import annotations
 
 import gc
-import importlib
 import json
 import os
 import sys
-from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from ..sandbox import deadlines
+from . import expected, harness
 
 
-def warm_up() -> None:
-    """Import everything a run needs and compute what every run shares."""
-    import pytest  # noqa: F401, PLC0415 - imported to be inherited by every fork
+class Serve:
+    """The plugin that replaces pytest's test loop with the request loop."""
 
-    from grader.grading import expected, harness  # noqa: F401, PLC0415
+    def __init__(self, requests: IO[str], replies: IO[str]) -> None:
+        self.requests, self.replies = requests, replies
 
-    suites = Path(__file__).with_name("suites")
-    for path in sorted(suites.glob("test_*.py")):
-        importlib.import_module(f"grader.grading.suites.{path.stem}")
-    expected.warm()
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        """Answer run requests until stdin closes; each run is a forked child running every collected test."""
+        if session.testsfailed or not session.items:
+            self._reply({"ready": False, "error": f"{session.testsfailed} error(s) while collecting the suites"})
+            return True
+        expected.warm()
+        gc.freeze()  # the warmed-up objects are never collected, so forks neither scan nor copy them
+        self._reply({"ready": True})
+        for line in self.requests:
+            request = json.loads(line)
+            learned, told = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(learned)
+                _run(session, request["env"], told)
+            os.close(told)
+            self._reply({"pid": pid})
+            _learn(learned)
+            _, status = os.waitpid(pid, 0)
+            self._reply({"status": os.waitstatus_to_exitcode(status)})
+        return True
+
+    def _reply(self, message: dict[str, Any]) -> None:
+        self.replies.write(json.dumps(message) + "\n")
+        self.replies.flush()
 
 
-def run(args: list[str], env: dict[str, str]) -> None:
-    """In the forked child: a clean environment and descriptors, then one pytest session."""
-    os.setsid()
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    os.environ.clear()
-    os.environ.update(env)
-    import pytest  # noqa: PLC0415 - already imported by warm_up
-
+def _run(session: pytest.Session, env: dict[str, str], told: int) -> None:
+    """In the forked child: a clean environment, every test in order, the results written; never returns."""
+    code = 0
     try:
-        code = int(pytest.main(args))
+        os.setsid()
+        os.environ.clear()
+        os.environ.update(env)
+        items = session.items
+        for index, item in enumerate(items):
+            following = items[index + 1] if index + 1 < len(items) else None
+            item.config.hook.pytest_runtest_protocol(item=item, nextitem=following)
+        harness.pytest_sessionfinish(session, 0)
+        with os.fdopen(told, "w", encoding="utf-8") as pipe:
+            json.dump(deadlines.KNOWN, pipe)
     except BaseException:  # noqa: BLE001 - report any failure as a status, never return into the server
         code = 99
     os._exit(code)
 
 
-def serve() -> None:
-    """Answer run requests until stdin closes."""
-    warm_up()
-    gc.freeze()  # the warmed-up objects are never collected, so forks neither scan nor copy them
-    reply = sys.stdout
-    reply.write(json.dumps({"ready": True}) + "\n")
-    reply.flush()
-    for line in sys.stdin:
-        request = json.loads(line)
-        pid = os.fork()
-        if pid == 0:
-            run(request["args"], request["env"])
-        reply.write(json.dumps({"pid": pid}) + "\n")
-        reply.flush()
-        _, status = os.waitpid(pid, 0)
-        reply.write(json.dumps({"status": os.waitstatus_to_exitcode(status)}) + "\n")
-        reply.flush()
+def _learn(learned: int) -> None:
+    """Keep the reference timings the run measured (on EOF: it ended), for the runs forked after it."""
+    with os.fdopen(learned, encoding="utf-8") as pipe:
+        text = pipe.read()
+    try:
+        timings = json.loads(text) if text else {}
+    except ValueError:
+        return
+    if isinstance(timings, dict):
+        deadlines.KNOWN.update({key: value for key, value in timings.items()
+                                if isinstance(key, str) and type(value) is float})
+
+
+def serve(args: list[str]) -> int:
+    """Collect the suites with args and serve runs; the protocol goes over copies of stdin and stdout, and
+    the real descriptors 0-2 point to /dev/null, so nothing pytest or a run prints can reach it."""
+    requests = os.fdopen(os.dup(0), encoding="utf-8")
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    return int(pytest.main(args, plugins=[Serve(requests, replies)]))
 
 
 if __name__ == "__main__":
-    serve()
+    sys.exit(serve(sys.argv[1:]))

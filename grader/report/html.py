@@ -84,13 +84,20 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
     return written
 
 
-def render_results(out: Path, results: list[GradeResult], *, view: str = "student") -> list[Path]:
-    """OUT/<student>/report.html for each of these results and OUT/index.html for exactly them (one batch)."""
+def render_results(out: Path, results: list[GradeResult], *, view: str = "student",
+                   rendered: frozenset[str] = frozenset()) -> list[Path]:
+    """OUT/<student>/report.html for each of these results (but the students in rendered, whose page was
+    written as they were graded) and OUT/index.html for exactly them (one batch)."""
     _check_view(view)
-    written = [_write(out / result.student / "report.html", render_student_report(result, view=view))
-               for result in results]
+    written = [write_student_report(out, result, view=view) for result in results
+               if result.student not in rendered]
     written.append(_write(out / "index.html", render_class_overview(results, view=view)))
     return written
+
+
+def write_student_report(out: Path, result: GradeResult, *, view: str = "student") -> Path:
+    """OUT/<student>/report.html for one result, written atomically."""
+    return _write(out / result.student / "report.html", render_student_report(result, view=view))
 
 
 def render_student_report(result: GradeResult, *, view: str = "student") -> str:
@@ -255,6 +262,7 @@ def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("grader.report", "templates"),
         autoescape=True,
+        auto_reload=False,  # the templates ship with the package: no stat of every file at every include
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -234,20 +234,23 @@ class WorkerClient:
         self.answered.add(self.category)
         return value
 
-    def collect_coverage(self, *, lines_only: bool = False) -> None:
-        """Fold the current worker's coverage into what earlier workers reported, if it is alive.
-
-        lines_only asks just for executed lines (cheap, after every test); the full report also
-        says which statements never ran (once, at the end).
+    def collect_coverage(self) -> None:
+        """Fold the current worker's coverage into what earlier workers reported, if it is alive: which
+        statements ran and which never did (once, at the end; replies carry new executed lines by
+        themselves, see _request, so a worker killed later loses none of them).
         """
         if self.process is None or not self.spec.coverage or self.coverage_broken:
             return
         try:
-            files = self._request("coverage_lines" if lines_only else "coverage", {"root": self.spec.inside_root},
+            files = self._request("coverage", {"root": self.spec.inside_root},
                                   COVERAGE_TIMEOUT)
         except (StudentProblem, GraderFault):
             self.coverage_broken = True  # student code broke the measurement: never wait for it again
             return
+        self._fold(files)
+
+    def _fold(self, files: Any) -> None:
+        """Add a worker's report of executed (and missing) lines per file to what is known."""
         if type(files) is not list:
             return
         for entry in files:
@@ -287,6 +290,8 @@ class WorkerClient:
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
         self._keep_output(reply.get("output"), reply.get("output_truncated"))
+        if "lines" in reply and self.spec.coverage and not self.coverage_broken:
+            self._fold(reply["lines"])  # the executed lines, sent along when there are new ones
         if reply.get("ok") is True:
             return reply.get("value")
         if "raised" in reply:

@@ -50,7 +50,7 @@ INSIDE_ROOT = "/submission"
 """Where the submission's private copy appears (read-only) inside a namespaced sandbox."""
 
 INSIDE_RUNTIME = "/grader-runtime"
-"""Where the worker script and coverage appear inside a namespaced sandbox."""
+"""Where the worker script appears inside a namespaced sandbox."""
 
 INSIDE_SCRATCH = "/tmp"
 """The one place a namespaced worker may write: a size-limited tmpfs, also its working folder and HOME."""
@@ -124,7 +124,7 @@ class SandboxSpec:
     package: str
     """The module name to import from root."""
     runtime: str
-    """A folder holding worker.py and, if available, a copy of coverage."""
+    """A folder holding worker.py (the runtime), shared by a batch's workers."""
     python: str
     """The interpreter that runs the worker (a path valid inside the sandbox)."""
     python_home: str
@@ -439,16 +439,9 @@ def _others_can_run(path: str) -> bool:
 
 
 def make_runtime(folder: Path) -> Path:
-    """A world-readable folder holding worker.py and a copy of coverage, shared by a batch's workers."""
+    """A world-readable folder holding worker.py, shared by a batch's workers."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(Path(__file__).with_name("worker.py"), folder / "worker.py")
-    try:
-        import coverage  # noqa: PLC0415 - a dependency, located to be copied
-    except ImportError:  # pragma: no cover - coverage is a declared dependency
-        pass
-    else:
-        source = Path(coverage.__file__).parent
-        shutil.copytree(source, folder / "coverage", dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.pyi"))
     finish_runtime(folder, scripts=("worker.py",))
     return folder
 
@@ -458,7 +451,7 @@ def finish_runtime(folder: Path, *, scripts: tuple[str, ...]) -> None:
     world-readable.
 
     Workers run with -B from a read-only copy: without these .pyc files every worker would compile
-    coverage (and Part E's pytest) from source again, a few tenths of a second each time. The copies keep
+    Part E's pytest and coverage from source again, a few tenths of a second each time. The copies keep
     their sources' times (copytree), so the installed .pyc files come along valid and compileall only
     fills the gaps; the worker's interpreter is this one's version (choose_python), so it reads them.
     """

@@ -76,13 +76,17 @@ def tree_usage(pid: int) -> tuple[float, bool] | None:
 
 
 class CallClock:
-    """The time charged to one call so far: CPU of the tree since the call began, plus its idle wall time."""
+    """The time charged to one call so far: CPU of the tree since the call began, plus its idle wall time.
+
+    The tree is first read when the call is first asked what it has been charged: most calls end within
+    milliseconds and are never asked. The seconds before that first reading (at most the caller's first
+    polling tick) are charged as wall time, as for a call too short for /proc's clock ticks.
+    """
 
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
         self.started = self.last = time.monotonic()
-        usage = tree_usage(pid) if pid is not None else None
-        self.cpu0 = usage[0] if usage is not None else 0.0
+        self.cpu0: float | None = None
         self.idle = 0.0
         self.cpu = 0.0
 
@@ -94,7 +98,10 @@ class CallClock:
             return now - self.started
         usage = tree_usage(self.pid)
         if usage is None:  # the tree is gone (killed at its deadline): what was charged stays charged
-            return self.cpu + self.idle
+            return self.cpu + self.idle if self.cpu0 is not None else now - self.started
+        if self.cpu0 is None:
+            self.cpu0, self.idle, self.last = usage[0], now - self.started, now
+            return self.idle
         cpu, running = usage
         used = max(0.0, cpu - self.cpu0)
         if not running and used - self.cpu < 0.01:
