@@ -52,8 +52,26 @@ def test_a_category_whose_every_call_ends_the_worker_stops_restarting_it(tmp_pat
         assert _outcomes(client, "forced_war", [EXIT] * 7) == ["crash"] * 5 + ["not run"] * 2
         assert client.restarts == 4
         client.category = "forced_war"
-        with pytest.raises(StudentCrash, match="ended in each of the 5 calls before this one in this category"):
+        with pytest.raises(StudentCrash, match="ended in each of the 5 calls before this one in Forced war, so that category"):
             run(client, "result = 'never run'")
         assert _outcomes(client, "exhaustion", ["result = 'ok'"] + [EXIT] * 6) == ["ok"] + ["crash"] * 6
+    finally:
+        client.stop()
+
+
+def test_the_sentence_of_a_call_not_run_after_5_timeouts_names_its_category(tmp_path, runtime):
+    """After 5 time-outs in Full game the next call there is not run, and its sentence names Full game (the
+    harness repeats it for the same call in an Extensions test, where "this category" would be false);
+    Extensions' own calls still run"""
+    client = probe_client(tmp_path, runtime, STRONGEST, call_timeout=0.2)
+    try:
+        client.category = "full_game"
+        for _ in range(5):
+            with pytest.raises(StudentTimeout, match="did not finish"):
+                run(client, "while True:\n    pass")
+        with pytest.raises(StudentTimeout, match="timed out 5 times in Full game, so that category's remaining"):
+            run(client, "result = 'never run'")
+        client.category = "extensions"
+        assert run(client, "result = 'ran'") == "ran"
     finally:
         client.stop()

@@ -10,6 +10,7 @@ import signal
 import subprocess
 from typing import Any, Protocol
 
+from ..results import CATEGORY_TITLES
 from .isolation import SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
@@ -200,12 +201,13 @@ class WorkerClient:
     def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
         """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults."""
         if self.timeouts.get(self.category, 0) >= self.max_timeouts:
-            raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in this "
-                                 "category, so its remaining tests were not run")
+            # Named, not "this category": the harness repeats the sentence for the same call in a later test.
+            raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in "
+                                 f"{self._category_name()}, so that category's remaining tests were not run")
         if self.crashes.get(self.category, 0) >= self.max_crashes:
             raise StudentCrash(f"not run: the process running your code had ended in each of the "
-                               f"{self.max_crashes} calls before this one in this category, so its remaining "
-                               "tests were not run")
+                               f"{self.max_crashes} calls before this one in {self._category_name()}, so that "
+                               "category's remaining tests were not run")
         if self.budget_left <= 0:
             raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
                                  "for this submission")
@@ -233,6 +235,10 @@ class WorkerClient:
             self.budget_left -= self.last_charged
         self.answered.add(self.category)
         return value
+
+    def _category_name(self) -> str:
+        """The current category as reports title it."""
+        return CATEGORY_TITLES.get(self.category, self.category) or "this category"
 
     def collect_coverage(self) -> None:
         """Fold the current worker's coverage into what earlier workers reported, if it is alive: which
