@@ -49,7 +49,7 @@ def test_a_tree_of_many_busy_processes_is_charged_all_the_time_it_ran():
         for _ in range(5):
             ran = _kernel_run_time(_tree(spinners.pid))
             usage = tree_usage(spinners.pid)
-            assert usage is not None and usage[0] >= ran > 0
+            assert usage is not None and usage[0] >= ran - 1e-6 and ran > 0
             time.sleep(0.1)
     finally:
         for pid in reversed(_tree(spinners.pid)):
