@@ -235,8 +235,9 @@ from starter import play_round
 def test_nothing_to_find():
     found = []
     for top in ("/", "/tmp", "/grader-runtime", os.getcwd()):
-        for folder, _, names in os.walk(top):
+        for folder, dirs, names in os.walk(top):
             if folder.startswith(("/proc", "/sys", "/usr", "/dev")):
+                dirs[:] = []  # not walked at all: the system's own files (a walk of /usr outlasts a test's deadline)
                 continue
             found += [os.path.join(folder, n) for n in names if n in ("simulate.py", "variants.py", "cps506.py")]
     assert found == []

@@ -10,6 +10,7 @@ crash or hang on a wheat.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,7 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
+        shutil.copy(Path(__file__).parents[1] / "sandbox" / "process_clock.py", folder / "process_clock.py")
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
             module = __import__(name)
@@ -116,16 +119,27 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
                          allow_plain=config.allow_plain)
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
         return StudentTestsResult("not_run", f"The grader could not run your tests ({error}); ask your instructor.")
-    timeout = config.game_timeout
+    limits = TestLimits.from_config(config)
     session = _Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
-                       spec.level, budget=config.submission_timeout)
+                       spec.level, budget=limits.budget)
     base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
-            "test_timeout": timeout, "sweep": spec.level != "plain" or spec.uid is not None,
-            "private_tmp": spec.level == "bwrap"}
+            "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
+    (_, _, reference_sources), (_, wheat_key, wheat_code), *chaffs = implementations()
     runs: list[Run] = []
+    note = ""
     try:
         session.start()
-        runs.append(_run(session, {**base, "coverage": True}, "own", "own", None))
+        # The reference first, every test under the ceiling: its times set every later deadline.
+        runs.append(_run(session, {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling},
+                         "wheat", "reference", reference_sources))
+        first = runs[0]
+        deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items()}
+        later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
+                 "import_timeout": limits.deadline(first.import_seconds)}
+        # The student's own package (for the coverage shown to the student); a loop that never ends in it costs
+        # the deadlines the reference's times give, not the ceiling.
+        runs.insert(0, _run(session, {**later, "coverage": True, "import_timeout": limits.ceiling}, "own", "own",
+                            None))
         # Only the names collected on the student's own package: a name built while collecting on a wheat (a
         # parametrized id) could carry the wheat's source.
         collected = list(dict.fromkeys(runs[0].collected))[:MAX_TESTS]
@@ -133,49 +147,95 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
             note = ("Your test files could not be imported" if runs[0].collect_errors else
                     "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
             return StudentTestsResult("not_run", note)
-        stopped = {"timeout", "crash", "missing"}
-        for role, key, sources in implementations()[:2]:
-            # A test that hung or crashed on the first wheat is invalid already: it costs its deadline once.
-            select = [test for test in collected if not any(
-                str((run.outcomes.get(test) or {}).get("outcome", "missing")) in stopped for run in runs[1:])]
-            runs.append(_run(session, {**base, "select": select}, role, key, sources))
-        keep = [test for test in collected if test not in given and not any(
-            str((run.outcomes.get(test) or {}).get("outcome", "missing")) in stopped for run in runs[1:])]
-        valid = [test for test in keep if all((run.outcomes.get(test) or {}).get("outcome") == "passed"
-                                              for run in runs[1:])]
-        for role, key, sources in implementations()[2:]:
-            if not keep:
-                break
-            runs.append(_run(session, {**base, "select": keep, "stop_on": valid}, role, key, sources))
+        # The second wheat and every chaff get the very same command, built from the reference's run alone: the
+        # tests that ended on it, those that failed first (their outcomes on the chaffs explain them).
+        ended = [test for test in collected if _outcome(first, test) in ENDED]
+        select = [test for test in ended if _outcome(first, test) != "passed"] + \
+                 [test for test in ended if _outcome(first, test) == "passed"]
+        group = {**later, "select": select}
+        runs.append(_run(session, group, "wheat", wheat_key, wheat_code))
+        wheats = runs[1:]
+        valid = [test for test in select if test not in given and all(_outcome(run, test) == "passed"
+                                                                       for run in wheats)]
+        explained = [test for test in select if test not in given and all(_outcome(run, test) == "failed"
+                                                                           for run in wheats)]
+        for role, key, sources in chaffs if valid or explained else ():
+            runs.append(_run(session, group, role, key, sources, stop_on=valid))
     except _Stopped as stop:
         if len(runs) < 3:
             return StudentTestsResult("not_run", str(stop))
+        note = (f"{stop} The buggy versions not run by then count as missed."
+                if len(runs) < 3 + len(chaffs) else "")
     finally:
         session.stop()
-    return judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
-                 points=config.points.get("student_tests", 0.0), test_timeout=timeout)
+    result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
+                   points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
+                   deadlines={test: limits.deadline(seconds) for test, seconds in runs[1].seconds.items()}
+                   if len(runs) > 1 else {})
+    return dataclasses.replace(result, note=note) if note else result
+
+
+ENDED = frozenset({"passed", "failed", "error", "skipped"})
+"""Outcomes of a test that ended by itself (not one that hung, crashed or never ran)."""
+
+
+def _outcome(run: Run, test: str) -> str:
+    return str((run.outcomes.get(test) or {}).get("outcome", "missing"))
+
+
+@dataclass(frozen=True)
+class TestLimits:
+    """Part E's time limits: per test on the reference, per test elsewhere, and for a whole submission."""
+
+    ceiling: float
+    """Seconds a test may run on the reference (call_timeout: a test is one call into student code)."""
+    multiple: float
+    """Elsewhere, a test may run this many times its time on the reference (deadline_multiple)..."""
+    floor: float
+    """... and at least this many seconds (deadline_floor) ..."""
+    most: float
+    """... and at most this many (game_timeout)."""
+    budget: float
+    """Wall seconds for all of Part E (submission_timeout), counted from its start, after the hidden suites."""
+
+    @classmethod
+    def from_config(cls, config: Config) -> TestLimits:
+        """The limits the configuration sets (no setting of Part E's own: it shares the hidden calls')."""
+        return cls(config.call_timeout, config.deadline_multiple, config.deadline_floor, config.game_timeout,
+                   config.submission_timeout)
+
+    def deadline(self, seconds: float) -> float:
+        """A test's deadline after the reference, from its seconds there."""
+        return round(min(self.most, max(self.floor, self.multiple * seconds)), 3)
 
 
 class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
 
 
-def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, str] | None) -> Run:
+def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, str] | None,
+         *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
     """One implementation: the sandbox's report, checked for shape."""
-    done = session.run(command, sources)
+    done = session.run(command, sources, list(stop_on))
     outcomes: dict[str, dict[str, Any]] = {}
     results = done.get("results")
     for test, outcome in (results.items() if isinstance(results, dict) else []):
         if isinstance(test, str) and isinstance(outcome, dict) and len(outcomes) < MAX_TESTS * 2:
             outcomes[test] = {"outcome": str(outcome.get("outcome", "missing")), "exception": outcome.get("exception"),
-                              "file": outcome.get("file"), "line": outcome.get("line")}
+                              "file": outcome.get("file"), "line": outcome.get("line"),
+                              "seconds": _number(outcome.get("seconds"))}
     collected = [str(test) for test in done.get("collected", []) if isinstance(test, str)] \
         if isinstance(done.get("collected"), list) else []
     errors = [str(item) for item in done.get("collect_errors", [])] if isinstance(done.get("collect_errors"), list) else []
     measured: Any = done.get("coverage") if role == "own" and isinstance(done.get("coverage"), dict) else {}
     coverage = {str(path): [n for n in lines if type(n) is int] for path, lines in measured.items()
                 if isinstance(lines, list)}
-    return Run(role, key, outcomes, collected, errors, coverage)
+    return Run(role, key, outcomes, collected, errors, coverage, _number(done.get("import_seconds")))
+
+
+def _number(value: Any) -> float:
+    """A non-negative finite float from the sandbox's report (0 for anything else)."""
+    return float(value) if type(value) in (int, float) and 0 <= value < 1e6 else 0.0
 
 
 class _Session:
@@ -199,12 +259,15 @@ class _Session:
         if self._read(min(60.0, self._left())).get("boot") is not True:
             raise _Stopped("The sandbox for your tests did not start.")
 
-    def run(self, command: dict[str, Any], sources: dict[str, str] | None) -> dict[str, Any]:
+    def run(self, command: dict[str, Any], sources: dict[str, str] | None, stop_on: list[str]) -> dict[str, Any]:
+        """One run; the stop set goes to the zygote only once its child has read the sources (it never sees it)."""
         self._write(json.dumps(command))
         while True:
             message = self._read(self._left())
             if message.get("fork") is True:
                 self._write(json.dumps(sources))
+            elif message.get("ready") is True:
+                self._write(json.dumps({"stop_on": stop_on}))
             elif isinstance(message.get("done"), dict):
                 return message["done"]
             else:
