@@ -119,7 +119,7 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
                          allow_plain=config.allow_plain)
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
         return StudentTestsResult("not_run", f"The grader could not run your tests ({error}); ask your instructor.")
-    limits = TestLimits.from_config(config)
+    limits = TimeLimits.from_config(config)
     session = _Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
                        spec.level, budget=limits.budget)
     base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
@@ -184,7 +184,7 @@ def _outcome(run: Run, test: str) -> str:
 
 
 @dataclass(frozen=True)
-class TestLimits:
+class TimeLimits:
     """Part E's time limits: per test on the reference, per test elsewhere, and for a whole submission."""
 
     ceiling: float
@@ -199,7 +199,7 @@ class TestLimits:
     """Wall seconds for all of Part E (submission_timeout), counted from its start, after the hidden suites."""
 
     @classmethod
-    def from_config(cls, config: Config) -> TestLimits:
+    def from_config(cls, config: Config) -> TimeLimits:
         """The limits the configuration sets (no setting of Part E's own: it shares the hidden calls')."""
         return cls(config.call_timeout, config.deadline_multiple, config.deadline_floor, config.game_timeout,
                    config.submission_timeout)
