@@ -26,7 +26,9 @@ lie is then the same on a wheat as on a chaff and cannot earn a "caught"; the tr
 an ordinary failure of a test that passed on every correct implementation.
 
 Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
-{"fork": true}, one line of sources ({"name.py": text} or null) for the child; after the zygote says
+{"fork": true}, one line for the child: null (the student's own package) or {"sources": {"name.py": text},
+"code": {"name.py": base64 of the marshalled code, compiled by the trusted side}, "magic": its bytecode's
+magic number in hex}; after the zygote says
 {"ready": true} (the child has read its line), {"stop_on": [test ids]}. Zygote -> trusted: {"boot": true}
 once, {"fork": true} and {"ready": true} for each child, {"done": {...}} after each run.
 """
@@ -91,8 +93,8 @@ def _send(fd: int, message: dict[str, Any]) -> None:
 class _Sources:
     """A meta path finder serving the package from memory, at the student's own file paths."""
 
-    def __init__(self, package: str, folder: str, sources: dict[str, str]) -> None:
-        self.package, self.folder, self.sources = package, folder, sources
+    def __init__(self, package: str, folder: str, sources: dict[str, str], code: dict[str, Any]) -> None:
+        self.package, self.folder, self.sources, self.code = package, folder, sources, code
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         import importlib.util  # noqa: PLC0415
@@ -119,7 +121,18 @@ class _Sources:
 
     def exec_module(self, module: Any) -> None:
         file = module.__spec__.origin
-        code = compile(self.sources[os.path.basename(file)], file, "exec", dont_inherit=True)
+        name = os.path.basename(file)
+        code = None
+        if isinstance(self.code.get(name), str):
+            import base64  # noqa: PLC0415
+            import marshal  # noqa: PLC0415
+
+            try:
+                code = marshal.loads(base64.b64decode(self.code[name]))
+            except (ValueError, TypeError, EOFError):
+                code = None
+        if code is None or getattr(code, "co_filename", None) != file:
+            code = compile(self.sources[name], file, "exec", dont_inherit=True)
         module.__file__ = file
         exec(code, module.__dict__)  # noqa: S102 - the implementation under test
 
@@ -268,12 +281,22 @@ def _no_failure_reports() -> None:
         pass
 
 
+def _magic() -> str:
+    import importlib.util  # noqa: PLC0415
+
+    return importlib.util.MAGIC_NUMBER.hex()
+
+
 def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
         line = sys.stdin.buffer.readline()
-        sources = json.loads(line) if line.strip() else None
+        payload = json.loads(line) if line.strip() else None
+        sources = payload.get("sources") if isinstance(payload, dict) else None
+        code = payload.get("code") if isinstance(payload, dict) and isinstance(payload.get("code"), dict) else {}
+        if not isinstance(payload, dict) or payload.get("magic") != _magic():
+            code = {}  # compiled by another Python: compile the sources here
         _send(fd, {"ready": True})  # standard input is the zygote's again
         null = os.open(os.devnull, os.O_RDWR)
         for target in (0, 1, 2):
@@ -282,7 +305,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
             os.close(CHANNEL)  # only the zygote speaks to the trusted side
         root, package = command["root"], command["package"]
         if isinstance(sources, dict):
-            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources))
+            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources, code))
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
         measure = None

@@ -10,9 +10,12 @@ crash or hang on a wheat.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import functools
+import importlib.util
 import json
+import marshal
 import os
 import selectors
 import shutil
@@ -73,6 +76,17 @@ def implementations() -> tuple[tuple[str, str, dict[str, str]], ...]:
             *(("chaff", variant.name, chaff_sources(variant)) for variant in CHAFFS))
 
 
+@functools.lru_cache(maxsize=64)
+def compiled(key: str, folder: str) -> dict[str, Any]:
+    """What the sandbox's child receives for one implementation: its sources, and its modules compiled once
+    per batch for their paths inside the sandbox (each child loads code instead of compiling it again)."""
+    sources = next(code for _, name, code in implementations() if name == key)
+    code = {name: base64.b64encode(marshal.dumps(compile(text, os.path.join(folder, name), "exec",
+                                                         dont_inherit=True))).decode("ascii")
+            for name, text in sources.items()}
+    return {"sources": sources, "code": code, "magic": importlib.util.MAGIC_NUMBER.hex()}
+
+
 def reference_with_tests(into: Path) -> Path:
     """A submission folder holding the reference as `starter` and the instructor's tests in tests/ (for check)."""
     folder = into / "reference"
@@ -124,14 +138,15 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
                        spec.level, budget=limits.budget)
     base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
             "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
-    (_, _, reference_sources), (_, wheat_key, wheat_code), *chaffs = implementations()
+    folder = os.path.join(spec.inside_root, package)
+    (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
     runs: list[Run] = []
     note = ""
     try:
         session.start()
         # The reference first, every test under the ceiling: its times set every later deadline.
         runs.append(_run(session, {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling},
-                         "wheat", "reference", reference_sources))
+                         "wheat", reference_key, compiled(reference_key, folder)))
         first = runs[0]
         deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items()}
         later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
@@ -153,14 +168,14 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
         select = [test for test in ended if _outcome(first, test) != "passed"] + \
                  [test for test in ended if _outcome(first, test) == "passed"]
         group = {**later, "select": select}
-        runs.append(_run(session, group, "wheat", wheat_key, wheat_code))
+        runs.append(_run(session, group, "wheat", wheat_key, compiled(wheat_key, folder)))
         wheats = runs[1:]
         valid = [test for test in select if test not in given and all(_outcome(run, test) == "passed"
                                                                        for run in wheats)]
         explained = [test for test in select if test not in given and all(_outcome(run, test) == "failed"
                                                                            for run in wheats)]
-        for role, key, sources in chaffs if valid or explained else ():
-            runs.append(_run(session, group, role, key, sources, stop_on=valid))
+        for role, key, _ in chaffs if valid or explained else ():
+            runs.append(_run(session, group, role, key, compiled(key, folder), stop_on=valid))
     except _Stopped as stop:
         if len(runs) < 3:
             return StudentTestsResult("not_run", str(stop))
@@ -213,7 +228,7 @@ class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
 
 
-def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, str] | None,
+def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, Any] | None,
          *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
     """One implementation: the sandbox's report, checked for shape."""
     done = session.run(command, sources, list(stop_on))
@@ -259,7 +274,7 @@ class _Session:
         if self._read(min(60.0, self._left())).get("boot") is not True:
             raise _Stopped("The sandbox for your tests did not start.")
 
-    def run(self, command: dict[str, Any], sources: dict[str, str] | None, stop_on: list[str]) -> dict[str, Any]:
+    def run(self, command: dict[str, Any], sources: dict[str, Any] | None, stop_on: list[str]) -> dict[str, Any]:
         """One run; the stop set goes to the zygote only once its child has read the sources (it never sees it)."""
         self._write(json.dumps(command))
         while True:
