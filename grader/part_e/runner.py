@@ -121,73 +121,118 @@ def make_runtime(folder: Path) -> Path:
 def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
                         runtime: Path, config: Config, slot: int) -> StudentTestsResult:
     """Run and judge the tests found at root (a private copy Part E alone uses)."""
+    student_tests = open_student_tests(root=root, package=package, tests=tests, package_files=package_files,
+                                       runtime=runtime, config=config, slot=slot)
+    try:
+        return student_tests.grade()
+    finally:
+        student_tests.close()
+
+
+def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
+                       runtime: Path, config: Config, slot: int) -> StudentTests:
+    """Part E's sandbox for the tests found at root, started now: its start (a Python importing pytest, about
+    a third of a second) overlaps whatever the caller does next, the hidden suites, until grade() is called."""
+    student_tests = StudentTests(root, package, tests, package_files, config)
     if not tests:
-        return StudentTestsResult("no_tests", "No test files were found (test_*.py files, or a tests/ folder).")
-    test_sources = {path: (root / path).read_text(encoding="utf-8", errors="replace") for path in tests}
-    package_sources = {path: (root / path).read_text(encoding="utf-8", errors="replace") for path in package_files}
-    example = STARTER_TESTS.read_text(encoding="utf-8") if STARTER_TESTS.is_file() else ""
-    given = given_examples(test_sources, example)
+        return student_tests
     try:
         spec = make_spec(root=root, package=package, runtime=runtime, requested_level=config.sandbox,
                          limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False,
                          allow_plain=config.allow_plain)
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
-        return StudentTestsResult("not_run", f"The grader could not run your tests ({error}); ask your instructor.")
-    limits = TimeLimits.from_config(config)
-    session = _Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
-                       spec.level, budget=limits.budget)
-    base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
-            "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
-    folder = os.path.join(spec.inside_root, package)
-    (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
-    runs: list[Run] = []
-    note = ""
+        student_tests.problem = f"The grader could not run your tests ({error}); ask your instructor."
+        return student_tests
+    student_tests.spec = spec
+    student_tests.session = _Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
+                                     spec.level)
     try:
-        session.start()
-        # The reference first, every test under the ceiling: its times set every later deadline.
-        runs.append(_run(session, {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling},
-                         "wheat", reference_key, compiled(reference_key, folder)))
-        first = runs[0]
-        deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items()}
-        later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
-                 "import_timeout": limits.deadline(first.import_seconds)}
-        # The student's own package (for the coverage shown to the student); a loop that never ends in it costs
-        # the deadlines the reference's times give, not the ceiling.
-        runs.insert(0, _run(session, {**later, "coverage": True, "import_timeout": limits.ceiling}, "own", "own",
-                            None))
-        # Only the names collected on the student's own package: a name built while collecting on a wheat (a
-        # parametrized id) could carry the wheat's source.
-        collected = list(dict.fromkeys(runs[0].collected))[:MAX_TESTS]
-        if not collected:
-            note = ("Your test files could not be imported" if runs[0].collect_errors else
-                    "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
-            return StudentTestsResult("not_run", note)
-        # The second wheat and every chaff get the very same command, built from the reference's run alone: the
-        # tests that ended on it, those that failed first (their outcomes on the chaffs explain them).
-        ended = [test for test in collected if _outcome(first, test) in ENDED]
-        select = [test for test in ended if _outcome(first, test) != "passed"] + \
-                 [test for test in ended if _outcome(first, test) == "passed"]
-        group = {**later, "select": select}
-        runs.append(_run(session, group, "wheat", wheat_key, compiled(wheat_key, folder)))
-        wheats = runs[1:]
-        valid = [test for test in select if test not in given and all(_outcome(run, test) == "passed"
-                                                                       for run in wheats)]
-        explained = [test for test in select if test not in given and all(_outcome(run, test) == "failed"
-                                                                           for run in wheats)]
-        for role, key, _ in chaffs if valid or explained else ():
-            runs.append(_run(session, group, role, key, compiled(key, folder), stop_on=valid))
+        student_tests.session.launch()
     except _Stopped as stop:
-        if len(runs) < 3:
-            return StudentTestsResult("not_run", str(stop))
-        note = (f"{stop} The buggy versions not run by then count as missed."
-                if len(runs) < 3 + len(chaffs) else "")
-    finally:
-        session.stop()
-    result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
-                   points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
-                   deadlines={test: limits.deadline(seconds) for test, seconds in runs[1].seconds.items()}
-                   if len(runs) > 1 else {})
-    return dataclasses.replace(result, note=note) if note else result
+        student_tests.problem = str(stop)
+    return student_tests
+
+
+class StudentTests:
+    """One submission's Part E: its sandbox (started by open_student_tests), graded once, then closed."""
+
+    def __init__(self, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
+                 config: Config) -> None:
+        self.root, self.package, self.tests, self.package_files, self.config = root, package, tests, package_files, config
+        self.spec: Any = None
+        self.session: _Session | None = None
+        self.problem = ""
+        """Why the sandbox could not start (for the student), or ""."""
+
+    def close(self) -> None:
+        """Stop the sandbox (its whole process tree), graded or not."""
+        if self.session is not None:
+            self.session.stop()
+
+    def grade(self) -> StudentTestsResult:
+        """Run the tests on every implementation and judge them; Part E's budget starts now."""
+        root, package, tests, config = self.root, self.package, self.tests, self.config
+        if not tests:
+            return StudentTestsResult("no_tests", "No test files were found (test_*.py files, or a tests/ folder).")
+        if self.problem or self.session is None:
+            return StudentTestsResult("not_run", self.problem or "The sandbox for your tests did not start.")
+        test_sources = {path: (root / path).read_text(encoding="utf-8", errors="replace") for path in tests}
+        package_sources = {path: (root / path).read_text(encoding="utf-8", errors="replace")
+                           for path in self.package_files}
+        example = STARTER_TESTS.read_text(encoding="utf-8") if STARTER_TESTS.is_file() else ""
+        given = given_examples(test_sources, example)
+        limits = TimeLimits.from_config(config)
+        spec, session = self.spec, self.session
+        session.deadline = time.monotonic() + limits.budget
+        base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
+                "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
+        folder = os.path.join(spec.inside_root, package)
+        (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
+        runs: list[Run] = []
+        note = ""
+        try:
+            session.wait_boot()
+            # The reference first, every test under the ceiling: its times set every later deadline.
+            runs.append(_run(session, {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling},
+                             "wheat", reference_key, compiled(reference_key, folder)))
+            first = runs[0]
+            deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items()}
+            later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
+                     "import_timeout": limits.deadline(first.import_seconds)}
+            # The student's own package (for the coverage shown to the student); a loop that never ends in it costs
+            # the deadlines the reference's times give, not the ceiling.
+            runs.insert(0, _run(session, {**later, "coverage": True, "import_timeout": limits.ceiling}, "own", "own",
+                                None))
+            # Only the names collected on the student's own package: a name built while collecting on a wheat (a
+            # parametrized id) could carry the wheat's source.
+            collected = list(dict.fromkeys(runs[0].collected))[:MAX_TESTS]
+            if not collected:
+                note = ("Your test files could not be imported" if runs[0].collect_errors else
+                        "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
+                return StudentTestsResult("not_run", note)
+            # The second wheat and every chaff get the very same command, built from the reference's run alone: the
+            # tests that ended on it, those that failed first (their outcomes on the chaffs explain them).
+            ended = [test for test in collected if _outcome(first, test) in ENDED]
+            select = [test for test in ended if _outcome(first, test) != "passed"] + \
+                     [test for test in ended if _outcome(first, test) == "passed"]
+            group = {**later, "select": select}
+            runs.append(_run(session, group, "wheat", wheat_key, compiled(wheat_key, folder)))
+            wheats = runs[1:]
+            valid = [test for test in select if test not in given and all(_outcome(run, test) == "passed"
+                                                                           for run in wheats)]
+            explained = [test for test in select if test not in given and all(_outcome(run, test) == "failed"
+                                                                               for run in wheats)]
+            for role, key, _ in chaffs if valid or explained else ():
+                runs.append(_run(session, group, role, key, compiled(key, folder), stop_on=valid))
+        except _Stopped as stop:
+            if len(runs) < 3:
+                return StudentTestsResult("not_run", str(stop))
+            note = (f"{stop} The buggy versions not run by then count as missed."
+                    if len(runs) < 3 + len(chaffs) else "")
+        result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
+                       points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
+                       deadlines={test: limits.deadline(seconds) for test, seconds in runs[1].seconds.items()})
+        return dataclasses.replace(result, note=note) if note else result
 
 
 ENDED = frozenset({"passed", "failed", "error", "skipped"})
@@ -224,6 +269,10 @@ class TimeLimits:
         return round(min(self.most, max(self.floor, self.multiple * seconds)), 3)
 
 
+BOOT_SECONDS = 60.0
+"""Most seconds the sandbox may take to start (to import pytest)."""
+
+
 class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
 
@@ -256,14 +305,15 @@ def _number(value: Any) -> float:
 class _Session:
     """The sandboxed zygote: start, one run at a time, stop (its whole process tree killed)."""
 
-    def __init__(self, command: list[str], env: dict[str, str], limits: Limits, uid: int | None, level: str,
-                 *, budget: float) -> None:
+    def __init__(self, command: list[str], env: dict[str, str], limits: Limits, uid: int | None, level: str) -> None:
         self.command, self.env, self.limits, self.uid, self.level = command, env, limits, uid, level
-        self.deadline = time.monotonic() + budget
+        self.deadline = time.monotonic() + BOOT_SECONDS
+        """When Part E's budget runs out (grade() sets it)."""
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
 
-    def start(self) -> None:
+    def launch(self) -> None:
+        """Start the sandbox; it boots while the caller goes on."""
         limits = self.limits
         try:
             self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -271,7 +321,10 @@ class _Session:
                                             start_new_session=True, preexec_fn=lambda: apply_limits(limits))
         except OSError as error:
             raise _Stopped(f"The sandbox for your tests could not start ({error}).") from None
-        if self._read(min(60.0, self._left())).get("boot") is not True:
+
+    def wait_boot(self) -> None:
+        """Wait until the sandbox has imported pytest and says so."""
+        if self._read(min(BOOT_SECONDS, self._left())).get("boot") is not True:
             raise _Stopped("The sandbox for your tests did not start.")
 
     def run(self, command: dict[str, Any], sources: dict[str, Any] | None, stop_on: list[str]) -> dict[str, Any]:
