@@ -396,3 +396,23 @@ def test_never_ends():
     assert all(never.id not in command.get("select", [never.id]) for command in commands[2:])
     assert sum(verdict.caught for verdict in result.chaffs) == 2
     assert seconds < 20
+
+
+def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_is_ungradable(tmp_path, monkeypatch):
+    """Part E's sandbox boots while the hidden suites run; a package that cannot be imported ends the grading
+    there, and the sandbox, started but never used, is stopped with its whole process tree."""
+    opened, pids = [], []
+    open_student_tests = runner.open_student_tests
+
+    def recorded(**arguments):
+        opened.append(open_student_tests(**arguments))
+        pids.append(opened[-1].session.process.pid)
+        return opened[-1]
+
+    monkeypatch.setattr("grader.grading.runner.open_student_tests", recorded)
+    folder = submission_with_tests(tmp_path, "broken", JOKER)
+    (folder / "starter" / "game.py").write_text("def play_game(:\n")
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    assert result.outcome == "ungradable" and result.student_tests is None
+    assert len(opened) == 1 and opened[0].session is not None
+    assert opened[0].session.process is None and not Path(f"/proc/{pids[0]}").exists()  # killed and reaped
