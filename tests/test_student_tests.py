@@ -14,9 +14,9 @@ import pytest
 from grader.chaffs import CHAFFS, write_reference
 from grader.cli import grade
 from grader.config import load_config
-from grader.part_e.judge import SCENARIOS, Run, given_examples, judge, scenario_of
+from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of
 from grader.part_e import runner
-from grader.part_e.runner import TimeLimits, grade_student_tests, make_runtime
+from grader.part_e.runner import TimeLimits, checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
 from grader.results import CATEGORY_TITLES, read_results
 from grader.submissions import Submission, prepare
@@ -108,6 +108,26 @@ def test_a_hang_on_the_second_wheat_names_the_deadline_its_time_on_the_reference
     result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0,
                    deadlines={"t::a": 0.5})
     assert "did not finish within 0.5 s on a correct implementation" in result.tests[0].reason
+
+
+def test_a_lying_sandbox_can_put_no_text_of_its_own_in_the_report():
+    """A test that read the reference and reports it as its exception's name or its outcome gets known words only."""
+    lie = {"outcome": "def play_round(p1, p2):", "exception": "class Queue: ...", "file": 3, "line": "7",
+           "seconds": "1e9"}
+    assert checked_outcome(lie) == {"outcome": "missing", "exception": "Exception", "file": None, "line": None,
+                                    "seconds": 0.0}
+    honest = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/t.py", "line": 7, "seconds": 0.01}
+    assert checked_outcome(honest) == honest
+
+
+def test_the_sandbox_and_the_judge_quote_the_same_exception_names():
+    """in_sandbox.py cannot import the judge, so it holds its own copy of the names a report may quote."""
+    import ast as syntax
+
+    tree = syntax.parse((ROOT / "grader" / "part_e" / "in_sandbox.py").read_text())
+    names = next(syntax.literal_eval(node.value.args[0]) for node in tree.body if isinstance(node, syntax.Assign)
+                 and getattr(node.targets[0], "id", "") == "KNOWN_EXCEPTIONS")
+    assert names == set(KNOWN_EXCEPTIONS)
 
 
 @pytest.mark.parametrize(("seconds", "deadline"), [(0.0, 0.5), (0.001, 0.5), (0.1, 2.0), (5.0, 10.0)])
@@ -379,8 +399,8 @@ def test_told_this_is_a_chaff():
 
 
 def test_a_hanging_test_costs_its_deadline_on_the_reference_and_is_run_on_no_other_implementation(tmp_path):
-    """call_timeout (1 s here) on the reference, deadline_floor (0.5 s) on the student's own package, then never
-    again: with game_timeout at 30 s the old design spent a minute on it."""
+    """call_timeout (1 s here) on the student's own package and on the reference, then never again: with
+    game_timeout at 30 s the old design spent a minute on it."""
     tests = JOKER + """
 
 def test_never_ends():

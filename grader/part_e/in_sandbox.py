@@ -19,7 +19,9 @@ and empties /tmp, so one run leaves nothing for the next.
 
 A child may lie on its pipe, but nothing in a child says which implementation it runs: same paths, no
 file of the others, no state left by earlier runs, and the same command for the second wheat and every
-chaff (the trusted side makes them so). Everything a child inherits from the zygote is readable by the
+chaff (the trusted side makes them so). The reference's run can be told apart (it comes first, with no
+deadlines yet), which gains nothing: every chaff is the second wheat with one bug, so only a test that
+sees the bug can fail on a chaff and pass on that wheat. Everything a child inherits from the zygote is readable by the
 student's code, so what differs between a wheat and a chaff run, the tests whose failure ends the run (a
 chaff caught), reaches the zygote only after the child has started, on a line the child never sees. A
 lie is then the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts

@@ -30,6 +30,14 @@ SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
 Card order and a round's collection order belong with the mini-deck rounds of the Joker scenario; the
 queue and stack bugs show first in a war's collection order; the game's statistics in a full game."""
 
+KNOWN_EXCEPTIONS = frozenset({
+    "AssertionError", "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
+    "ImportError", "ModuleNotFoundError", "RecursionError", "ZeroDivisionError", "NotImplementedError",
+    "RuntimeError", "StopIteration", "SystemExit", "Failed", "OSError", "FileNotFoundError", "PermissionError",
+})
+"""Exception names a report may quote (the sandbox says "Exception" for any other: no free text crosses).
+The same set as in_sandbox.py's, which cannot import this module."""
+
 EXPLAINED_BY_AT_MOST = 2
 """An invalid test that passes on at most this many chaffs is explained as expecting their bugs."""
 

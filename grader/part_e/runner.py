@@ -1,11 +1,12 @@
 """Part E, trusted side: run a student's own tests in the sandbox against their package, the wheats and the chaffs.
 
-One sandboxed process per student (grader/part_e/in_sandbox.py) imports pytest once and forks a child
-per implementation. The implementations travel over the sandbox's standard input, one at a time, straight
-to the child that runs them: the reference and the chaffs are inside the sandbox only during these runs,
-and never on its file system. Nothing a run prints is kept. Order: the student's own package (for the
-coverage shown to the student), then the two wheats, then each chaff with only the tests that did not
-crash or hang on a wheat.
+One sandboxed process per student (grader/part_e/in_sandbox.py), started before the hidden suites,
+imports pytest once and forks a child per implementation. The implementations travel over the sandbox's
+standard input, one at a time, straight to the child that runs them: the reference and the chaffs are
+inside the sandbox only during these runs, and never on its file system. Nothing a run prints is kept.
+Order: the reference (each test under the ceiling; its times set every later deadline), the student's own
+package (for the coverage shown to the student), then the second wheat and each chaff, all with the same
+command: the tests that ended on the reference. A chaff's run ends at the first valid test that fails.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from ..sandbox.isolation import (
     worker_env,
 )
 from ..sandbox.process_tree import kill_group
-from .judge import Run, given_examples, judge
+from .judge import KNOWN_EXCEPTIONS, Run, given_examples, judge
 from .results import StudentTestsResult
 
 SCRIPT = "student_tests_sandbox.py"
@@ -158,7 +159,8 @@ class StudentTests:
 
     def __init__(self, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
                  config: Config) -> None:
-        self.root, self.package, self.tests, self.package_files, self.config = root, package, tests, package_files, config
+        self.root, self.package, self.tests, self.config = root, package, tests, config
+        self.package_files = package_files
         self.spec: Any = None
         self.session: _Session | None = None
         self.problem = ""
@@ -192,17 +194,11 @@ class StudentTests:
         note = ""
         try:
             session.wait_boot()
-            # The reference first, every test under the ceiling: its times set every later deadline.
-            runs.append(_run(session, {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling},
-                             "wheat", reference_key, compiled(reference_key, folder)))
-            first = runs[0]
-            deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items()}
-            later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
-                     "import_timeout": limits.deadline(first.import_seconds)}
-            # The student's own package (for the coverage shown to the student); a loop that never ends in it costs
-            # the deadlines the reference's times give, not the ceiling.
-            runs.insert(0, _run(session, {**later, "coverage": True, "import_timeout": limits.ceiling}, "own", "own",
-                                None))
+            # The student's own package first (for the coverage shown to the student), before any implementation
+            # has been in the sandbox: what this run reports (test names, outcomes) reaches the student's report,
+            # and a run after the reference could find the reference's traces in the memory it inherits.
+            ceiling = {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling}
+            runs.append(_run(session, {**ceiling, "coverage": True}, "own", "own", None))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a
             # parametrized id) could carry the wheat's source.
             collected = list(dict.fromkeys(runs[0].collected))[:MAX_TESTS]
@@ -210,6 +206,14 @@ class StudentTests:
                 note = ("Your test files could not be imported" if runs[0].collect_errors else
                         "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
                 return StudentTestsResult("not_run", note)
+            # Then the reference, every test under the ceiling: its times set every later deadline.
+            runs.append(_run(session, {**ceiling, "select": collected}, "wheat", reference_key,
+                             compiled(reference_key, folder)))
+            first = runs[1]
+            known = set(collected)
+            deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items() if test in known}
+            later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
+                     "import_timeout": limits.deadline(first.import_seconds)}
             # The second wheat and every chaff get the very same command, built from the reference's run alone: the
             # tests that ended on it, those that failed first (their outcomes on the chaffs explain them).
             ended = [test for test in collected if _outcome(first, test) in ENDED]
@@ -285,9 +289,7 @@ def _run(session: _Session, command: dict[str, Any], role: str, key: str, source
     results = done.get("results")
     for test, outcome in (results.items() if isinstance(results, dict) else []):
         if isinstance(test, str) and isinstance(outcome, dict) and len(outcomes) < MAX_TESTS * 2:
-            outcomes[test] = {"outcome": str(outcome.get("outcome", "missing")), "exception": outcome.get("exception"),
-                              "file": outcome.get("file"), "line": outcome.get("line"),
-                              "seconds": _number(outcome.get("seconds"))}
+            outcomes[test] = checked_outcome(outcome)
     collected = [str(test) for test in done.get("collected", []) if isinstance(test, str)] \
         if isinstance(done.get("collected"), list) else []
     errors = [str(item) for item in done.get("collect_errors", [])] if isinstance(done.get("collect_errors"), list) else []
@@ -295,6 +297,22 @@ def _run(session: _Session, command: dict[str, Any], role: str, key: str, source
     coverage = {str(path): [n for n in lines if type(n) is int] for path, lines in measured.items()
                 if isinstance(lines, list)}
     return Run(role, key, outcomes, collected, errors, coverage, _number(done.get("import_seconds")))
+
+
+OUTCOMES = frozenset({"passed", "failed", "error", "skipped", "timeout", "crash"})
+"""What the sandbox may say of a test; anything else reads "missing"."""
+
+
+def checked_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
+    """One test's outcome as the sandbox reported it, cut down to what the grader may show: no free text.
+
+    A child may lie (it runs the student's code, which may have read the implementation it runs on); the
+    exception's name and the outcome reach the student's report, so only known words pass."""
+    kind, exception, file, line = (outcome.get(key) for key in ("outcome", "exception", "file", "line"))
+    return {"outcome": kind if kind in OUTCOMES else "missing",
+            "exception": (exception if exception in KNOWN_EXCEPTIONS else "Exception") if exception else None,
+            "file": file if isinstance(file, str) and len(file) < 4096 else None,
+            "line": line if type(line) is int else None, "seconds": _number(outcome.get("seconds"))}
 
 
 def _number(value: Any) -> float:
