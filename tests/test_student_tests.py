@@ -436,3 +436,25 @@ def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_
     assert result.outcome == "ungradable" and result.student_tests is None
     assert len(opened) == 1 and opened[0].session is not None
     assert opened[0].session.process is None and not Path(f"/proc/{pids[0]}").exists()  # killed and reaped
+
+
+def test_a_test_that_writes_the_reference_into_its_own_report_line_gets_no_text_through(tmp_path):
+    """The sandbox's pipe belongs to the student's code too: a test that reads the implementation and reports
+    its source as an exception's name leaves only "Exception" in the reason."""
+    tests = """
+import gc, inspect, json, os
+import starter.game
+
+
+def test_leak():
+    source = inspect.getsource(starter.game)[:120]
+    for obj in gc.get_objects():
+        if type(obj).__name__ == "_Recorder":
+            os.write(obj.fd, (json.dumps({"end": "tests/test_war.py::test_leak", "outcome": "failed",
+                                          "exception": "LEAK " + source}) + "\\n").encode())
+"""
+    folder = submission_with_tests(tmp_path, "leak", tests)
+    result, _, _ = part_e_alone(tmp_path / "work", folder)
+    (test,) = result.tests
+    assert not test.valid and test.reason.endswith("it raised Exception.")
+    assert "LEAK" not in json.dumps(result.to_json())
