@@ -70,11 +70,10 @@ DISABLED_PLUGINS = ("cacheprovider", "faulthandler", "unraisableexception", "thr
 """pytest plugins a student's tests do not need: fewer plugins make each run start faster (tmp_path, capsys,
 monkeypatch and pytest.raises stay)."""
 
-WALL_STRETCH = 10.0
+WALL_STRETCH, WALL_SLACK = 4.0, 1.0
 """A deadline is charged in CPU seconds plus idle seconds (a busy machine costs no one a test); on the wall
-clock a test may never run more than this many times its deadline (plus WALL_SLACK seconds)."""
-
-WALL_SLACK = 5.0
+clock a test may never run more than WALL_STRETCH times its deadline plus WALL_SLACK seconds (the hidden
+calls' backstop, grader/sandbox/channel.py)."""
 
 MAX_RESTARTS = 30
 """Children started for one run before the tests left are given up as crashed."""
