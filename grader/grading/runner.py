@@ -24,7 +24,7 @@ from .. import __version__
 from ..config import Config
 from ..part_e.judge import with_student_tests
 from ..part_e.results import StudentTestsResult
-from ..part_e.runner import grade_student_tests
+from ..part_e.runner import open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
 from ..results import GradeResult
 from ..sandbox.isolation import SandboxError, make_runtime, make_spec
@@ -214,15 +214,19 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
                          coverage=batch.config.coverage, allow_plain=batch.config.allow_plain)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
-        recorded = _run_suites(spec.to_json(), batch, folder, slot)
-        if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
-            part_e_started = time.monotonic()
-            part_e = grade_student_tests(root=part_e_root, package=copy.package, tests=copy.tests,
-                                         package_files=copy.files,
-                                         runtime=(make_student_tests_runtime(batch.work / "student-tests-runtime")
-                                                  if copy.tests else batch.work),
-                                         config=batch.config, slot=slot)
-            part_e_seconds = time.monotonic() - part_e_started
+        # Part E's sandbox starts now and imports pytest while the hidden suites run; it runs nothing before grade().
+        student_tests = open_student_tests(
+            root=part_e_root, package=copy.package, tests=copy.tests, package_files=copy.files,
+            runtime=make_student_tests_runtime(batch.work / "student-tests-runtime") if copy.tests else batch.work,
+            config=batch.config, slot=slot)
+        try:
+            recorded = _run_suites(spec.to_json(), batch, folder, slot)
+            if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
+                part_e_started = time.monotonic()
+                part_e = student_tests.grade()
+                part_e_seconds = time.monotonic() - part_e_started
+        finally:
+            student_tests.close()
     except SubmissionError as error:
         problem = ("ungradable", str(error))
         prepared = time.monotonic()
