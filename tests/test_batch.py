@@ -274,6 +274,23 @@ def test_an_unusable_out_is_refused_before_grading(tmp_path, shape):
     assert completed.stderr.startswith(f"war-grader: --out {out}: ") and "Traceback" not in completed.stderr
 
 
+def test_a_read_only_out_is_refused_before_grading(tmp_path):
+    """Defect 5: --out on a read-only file system is one line and status 2 before anything is graded (a real
+    read-only mount, in a mount namespace of the test's own: root would ignore mere permission bits)"""
+    out = tmp_path / "reports"
+    out.mkdir()
+    grade = [sys.executable, "-m", "grader", "grade", str(CORPUS / "perfect"), "--out", str(out), "--config", str(FAST)]
+    script = 'mount -t tmpfs -o ro war-grader-read-only "$1" && shift && exec "$@"'
+    namespace = ["unshare", "--mount", "--propagation", "private"]
+    if os.geteuid() != 0:
+        namespace[1:1] = ["--user", "--map-root-user"]
+    completed = subprocess.run([*namespace, "/bin/sh", "-c", script, "sh", str(out), *grade], capture_output=True,
+                               text=True, timeout=120, cwd=ROOT, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "CI": "true"})
+    assert completed.returncode == 2 and "graded" not in completed.stderr, completed.stderr
+    assert completed.stderr.startswith(f"war-grader: --out {out}: cannot write in it")
+    assert completed.stderr.strip().count("\n") == 0
+
+
 def test_too_little_free_space_is_refused_before_grading(tmp_path, monkeypatch, capsys):
     """Defect 5: --out on a disk without room for the class is refused up front, saying how much is wanted"""
     monkeypatch.setattr(output, "MIN_FREE_BYTES", 2**62)

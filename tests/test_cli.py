@@ -63,6 +63,21 @@ def test_check_passes_on_the_shipped_reference_and_starter():
     assert "reference: 100 / 100" in completed.stdout and "starter:   0 / 100" in completed.stdout
 
 
+def test_hidden_suites_that_do_not_collect_stop_the_run_in_one_line(tmp_path, monkeypatch, capsys):
+    """A broken hidden suite is the grader's own fault, found before any student is graded: exit 1, one line
+    naming the error"""
+    suites = tmp_path / "suites"
+    suites.mkdir()
+    (suites / "pytest.ini").write_text("[pytest]\npython_files = test_*.py\n")
+    (suites / "test_broken.py").write_text("import no_such_module_anywhere\n")
+    monkeypatch.setattr(runner, "SUITES", suites)
+    status = cli.main(["grade", str(CORPUS / "perfect"), "--out", str(tmp_path / "out"), "--config", str(FAST)])
+    printed = capsys.readouterr()
+    assert status == 1
+    assert "the hidden suites do not collect" in printed.err and "no_such_module_anywhere" in printed.err
+    assert not (tmp_path / "out" / "perfect" / "results.json").exists()
+
+
 def test_a_fault_of_the_graders_exits_1(tmp_path, monkeypatch, capsys):
     """When the sandbox cannot start, the submission is a grader fault and the status is 1"""
     real = runner.make_spec

@@ -6,13 +6,17 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from grader.chaffs import CHAFFS, write_reference
 from grader.cli import grade
-from grader.part_e.judge import SCENARIOS, Run, given_examples, judge, scenario_of
+from grader.config import load_config
+from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of
+from grader.part_e import runner
+from grader.part_e.runner import TimeLimits, checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
 from grader.results import CATEGORY_TITLES, read_results
 from grader.submissions import Submission, prepare
@@ -96,6 +100,42 @@ def test_a_test_that_hangs_or_crashes_on_a_wheat_says_so():
     """The reason for a hang names the deadline; for a crash, the process ending."""
     assert "did not finish within 10 s" in judged({"reference": {"t::a": {"outcome": "timeout"}}}, ["t::a"]).tests[0].reason
     assert "ended the test process" in judged({"wheat": {"t::a": {"outcome": "crash"}}}, ["t::a"]).tests[0].reason
+
+
+def test_a_hang_on_the_second_wheat_names_the_deadline_its_time_on_the_reference_gave():
+    """The reference's limit is the ceiling; the second wheat's is the one derived from the test's time there."""
+    runs = runs_with({"wheat": {"t::a": {"outcome": "timeout"}}}, ["t::a"])
+    result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0,
+                   deadlines={"t::a": 0.5})
+    assert "did not finish within 0.5 s on a correct implementation" in result.tests[0].reason
+
+
+def test_a_lying_sandbox_can_put_no_text_of_its_own_in_the_report():
+    """A test that read the reference and reports it as its exception's name or its outcome gets known words only."""
+    lie = {"outcome": "def play_round(p1, p2):", "exception": "class Queue: ...", "file": 3, "line": "7",
+           "seconds": "1e9"}
+    assert checked_outcome(lie) == {"outcome": "missing", "exception": "Exception", "file": None, "line": None,
+                                    "seconds": 0.0}
+    honest = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/t.py", "line": 7, "seconds": 0.01}
+    assert checked_outcome(honest) == honest
+
+
+def test_the_sandbox_and_the_judge_quote_the_same_exception_names():
+    """in_sandbox.py cannot import the judge, so it holds its own copy of the names a report may quote."""
+    import ast as syntax
+
+    tree = syntax.parse((ROOT / "grader" / "part_e" / "in_sandbox.py").read_text())
+    names = next(syntax.literal_eval(node.value.args[0]) for node in tree.body if isinstance(node, syntax.Assign)
+                 and getattr(node.targets[0], "id", "") == "KNOWN_EXCEPTIONS")
+    assert names == set(KNOWN_EXCEPTIONS)
+
+
+@pytest.mark.parametrize(("seconds", "deadline"), [(0.0, 0.5), (0.001, 0.5), (0.1, 2.0), (5.0, 10.0)])
+def test_a_deadline_after_the_reference_is_a_multiple_of_its_time_there_with_a_floor_and_a_ceiling(seconds, deadline):
+    """20 times the reference's seconds, at least deadline_floor (0.5 s), at most game_timeout (10 s)."""
+    limits = TimeLimits.from_config(load_config())
+    assert (limits.ceiling, limits.floor, limits.most) == (2.0, 0.5, 10.0)
+    assert limits.deadline(seconds) == deadline
 
 
 def test_the_starters_worked_example_earns_nothing_even_if_copied():
@@ -235,8 +275,9 @@ from starter import play_round
 def test_nothing_to_find():
     found = []
     for top in ("/", "/tmp", "/grader-runtime", os.getcwd()):
-        for folder, _, names in os.walk(top):
+        for folder, dirs, names in os.walk(top):
             if folder.startswith(("/proc", "/sys", "/usr", "/dev")):
+                dirs[:] = []  # not walked at all: the system's own files (a walk of /usr outlasts a test's deadline)
                 continue
             found += [os.path.join(folder, n) for n in names if n in ("simulate.py", "variants.py", "cps506.py")]
     assert found == []
@@ -292,3 +333,128 @@ def test_joker_beats(other, tmp_path, capsys, monkeypatch):
     part_e = result.student_tests
     assert part_e is not None and [test.valid for test in part_e.tests] == [True, True, True]
     assert sum(verdict.caught for verdict in part_e.chaffs) == 2
+
+
+def part_e_alone(into: Path, folder: Path, **limits: float):
+    """Part E alone on a submission folder (no hidden suites): its result, its seconds, the commands it sent."""
+    into.mkdir(mode=0o711)
+    copy = prepare(Submission(folder.name, folder), into / "copy")
+    config = load_config(TEST_CONFIG, overrides={f"limits.{key}": value for key, value in limits.items()})
+    commands = []
+    session_run = runner._Session.run
+
+    def recorded(self, command, sources, stop_on):
+        commands.append(command)
+        return session_run(self, command, sources, stop_on)
+
+    runner._Session.run = recorded
+    try:
+        started = time.monotonic()
+        result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests,
+                                     package_files=copy.files, runtime=make_runtime(into / "runtime"), config=config,
+                                     slot=0)
+        return result, time.monotonic() - started, commands
+    finally:
+        runner._Session.run = session_run
+
+
+JOKER = """
+from starter import Queue, play_round
+
+
+def test_joker():
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue("K")
+    assert play_round(q1, q2) == "P1"
+"""
+
+
+def test_a_test_that_reads_the_run_command_cannot_tell_a_chaff_from_a_wheat(tmp_path):
+    """Everything in a test's process is readable by it: nothing there says which runs stop at a catch (only chaff
+    runs do), so a test that fails when told so fails on no chaff and passes on the wheats, as it should."""
+    tests = JOKER + """
+
+def test_told_this_is_a_chaff():
+    import gc
+    import sys
+
+    def told(obj):
+        if isinstance(obj, dict) and obj.get("stop_on"):
+            return True
+        return bool(getattr(obj, "stop_on", None)) if type(obj).__name__ == "_Recorder" else False
+
+    frames, frame = [], sys._getframe()
+    while frame is not None:
+        frames.append(frame.f_locals)
+        frame = frame.f_back
+    assert not any(told(obj) for obj in [*gc.get_objects(), *frames])
+"""
+    folder = submission_with_tests(tmp_path, "told", tests)
+    result, _, commands = part_e_alone(tmp_path / "work", folder)
+    assert result.status == "graded" and [test.valid for test in result.tests] == [True, True]
+    caught_by = {test for verdict in result.chaffs for test in verdict.caught_by}
+    assert caught_by == {"tests/test_war.py::test_joker"}
+    wheat, *chaffs = commands[2:]
+    assert len(chaffs) == len(CHAFFS) and all(command == wheat for command in chaffs)
+
+
+def test_a_hanging_test_costs_its_deadline_on_the_reference_and_is_run_on_no_other_implementation(tmp_path):
+    """call_timeout (1 s here) on the student's own package and on the reference, then never again: with
+    game_timeout at 30 s the old design spent a minute on it."""
+    tests = JOKER + """
+
+def test_never_ends():
+    while True:
+        pass
+"""
+    folder = submission_with_tests(tmp_path, "hangs", tests)
+    result, seconds, commands = part_e_alone(tmp_path / "work", folder, call_timeout=1.0, game_timeout=30.0,
+                                             deadline_floor=0.5)
+    never = next(test for test in result.tests if test.id.endswith("never_ends"))
+    assert (never.valid, never.own_outcome) == (False, "timeout")
+    assert "did not finish within 1 s on a correct implementation" in never.reason
+    assert all(never.id not in command.get("select", [never.id]) for command in commands[2:])
+    assert sum(verdict.caught for verdict in result.chaffs) == 2
+    assert seconds < 20
+
+
+def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_is_ungradable(tmp_path, monkeypatch):
+    """Part E's sandbox boots while the hidden suites run; a package that cannot be imported ends the grading
+    there, and the sandbox, started but never used, is stopped with its whole process tree."""
+    opened, pids = [], []
+    open_student_tests = runner.open_student_tests
+
+    def recorded(**arguments):
+        opened.append(open_student_tests(**arguments))
+        pids.append(opened[-1].session.process.pid)
+        return opened[-1]
+
+    monkeypatch.setattr("grader.grading.runner.open_student_tests", recorded)
+    folder = submission_with_tests(tmp_path, "broken", JOKER)
+    (folder / "starter" / "game.py").write_text("def play_game(:\n")
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    assert result.outcome == "ungradable" and result.student_tests is None
+    assert len(opened) == 1 and opened[0].session is not None
+    assert opened[0].session.process is None and not Path(f"/proc/{pids[0]}").exists()  # killed and reaped
+
+
+def test_a_test_that_writes_the_reference_into_its_own_report_line_gets_no_text_through(tmp_path):
+    """The sandbox's pipe belongs to the student's code too: a test that reads the implementation and reports
+    its source as an exception's name leaves only "Exception" in the reason."""
+    tests = """
+import gc, inspect, json, os
+import starter.game
+
+
+def test_leak():
+    source = inspect.getsource(starter.game)[:120]
+    for obj in gc.get_objects():
+        if type(obj).__name__ == "_Recorder":
+            os.write(obj.fd, (json.dumps({"end": "tests/test_war.py::test_leak", "outcome": "failed",
+                                          "exception": "LEAK " + source}) + "\\n").encode())
+"""
+    folder = submission_with_tests(tmp_path, "leak", tests)
+    result, _, _ = part_e_alone(tmp_path / "work", folder)
+    (test,) = result.tests
+    assert not test.valid and test.reason.endswith("it raised Exception.")
+    assert "LEAK" not in json.dumps(result.to_json())

@@ -24,7 +24,7 @@ from .. import __version__
 from ..config import Config
 from ..part_e.judge import with_student_tests
 from ..part_e.results import StudentTestsResult
-from ..part_e.runner import grade_student_tests
+from ..part_e.runner import open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
 from ..results import GradeResult
 from ..sandbox.isolation import SandboxError, make_runtime, make_spec
@@ -62,27 +62,11 @@ UNUSED_PLUGINS = ("logging", "warnings", "faulthandler", "junitxml", "doctest", 
 a run's own time, measured against the reference in process)."""
 
 
-def pytest_command(*extra: str) -> list[str]:
-    """A trusted pytest process in isolated mode running the suites."""
-    return [sys.executable, "-I", "-m", "pytest", *pytest_args(*extra)]
-
-
 def pytest_env(**variables: str) -> dict[str, str]:
     """The trusted process's environment: no plugins loaded behind our back."""
     env = {key: value for key, value in os.environ.items() if key in ("PATH", "LANG", "LC_ALL", "TMPDIR")}
     env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", **variables)
     return env
-
-
-def collect_manifest(work: Path) -> list[ManifestEntry]:
-    """Every hidden test's id, title, category and weight, by collecting the suites (no student code)."""
-    path = work / "manifest.json"
-    completed = subprocess.run(pytest_command("--collect-only"), env=pytest_env(**{MANIFEST_VARIABLE: str(path)}),
-                               capture_output=True, text=True, timeout=120, check=False)
-    if completed.returncode != 0 or not path.exists():
-        tail = (completed.stdout + completed.stderr).strip().splitlines()[-3:]
-        raise GradingError("the hidden suites do not collect: " + " | ".join(tail))
-    return [ManifestEntry(**entry) for entry in json.loads(path.read_text())]
 
 
 class SuiteServer:
@@ -93,12 +77,13 @@ class SuiteServer:
         self.args = args
         self.process: subprocess.Popen[str] | None = None
 
-    def start(self) -> None:
-        """Start the server and wait until it has collected the suites."""
+    def start(self, *, manifest: Path | None = None) -> None:
+        """Start the server and wait until it has collected the suites (and written their manifest there)."""
+        env = pytest_env(**({MANIFEST_VARIABLE: str(manifest)} if manifest else {}))
         self.process = subprocess.Popen([sys.executable, "-I", "-m", "grader.grading.suite_server", *self.args],
                                         stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                                        env=pytest_env(), cwd=str(SUITES), process_group=0)
+                                        env=env, cwd=str(SUITES), process_group=0)
         # process_group=0: Ctrl-C on a terminal reaches the main process alone, which then stops the runs
         # (Batch.stop_runs) while it can still find them below their server.
         answer = self._read(120)
@@ -163,8 +148,7 @@ class Batch:
     def server(self, slot: int) -> SuiteServer:
         """The suite server of a job slot (each slot is used by one thread at a time)."""
         if slot not in self.servers:
-            backstop = self.config.game_timeout * 2 + 30
-            self.servers[slot] = SuiteServer(pytest_args(f"--timeout={backstop:g}"))
+            self.servers[slot] = SuiteServer(suite_args(self.config))
         return self.servers[slot]
 
     def stop_runs(self) -> None:
@@ -180,11 +164,28 @@ class Batch:
             server.close()
 
 
+def suite_args(config: Config) -> list[str]:
+    """The suite servers' pytest arguments: pytest-timeout's backstop above the longest call's deadline."""
+    return pytest_args(f"--timeout={config.game_timeout * 2 + 30:g}")
+
+
 @contextlib.contextmanager
 def open_batch(config: Config, work: Path) -> Iterator[Batch]:
-    """Collect the suites and build the shared worker runtime in work; stop the servers at the end."""
+    """Start the first job slot's suite server, which collects the suites and lists them (the manifest), and
+    build the shared worker runtime in work; stop the servers at the end."""
     work.chmod(0o711)
-    batch = Batch(config, collect_manifest(work), work, make_runtime(work / "runtime"))
+    first = SuiteServer(suite_args(config))
+    try:
+        first.start(manifest=work / "manifest.json")
+        try:
+            entries = json.loads((work / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise GradingError(f"the hidden suites were collected but not listed ({error})") from None
+        batch = Batch(config, [ManifestEntry(**entry) for entry in entries], work, make_runtime(work / "runtime"),
+                      servers={0: first})
+    except BaseException:
+        first.close()
+        raise
     try:
         yield batch
     finally:
@@ -213,15 +214,19 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
                          coverage=batch.config.coverage, allow_plain=batch.config.allow_plain)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
-        recorded = _run_suites(spec.to_json(), batch, folder, slot)
-        if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
-            part_e_started = time.monotonic()
-            part_e = grade_student_tests(root=part_e_root, package=copy.package, tests=copy.tests,
-                                         package_files=copy.files,
-                                         runtime=(make_student_tests_runtime(batch.work / "student-tests-runtime")
-                                                  if copy.tests else batch.work),
-                                         config=batch.config, slot=slot)
-            part_e_seconds = time.monotonic() - part_e_started
+        # Part E's sandbox starts now and imports pytest while the hidden suites run; it runs nothing before grade().
+        student_tests = open_student_tests(
+            root=part_e_root, package=copy.package, tests=copy.tests, package_files=copy.files,
+            runtime=make_student_tests_runtime(batch.work / "student-tests-runtime") if copy.tests else batch.work,
+            config=batch.config, slot=slot)
+        try:
+            recorded = _run_suites(spec.to_json(), batch, folder, slot)
+            if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
+                part_e_started = time.monotonic()
+                part_e = student_tests.grade()
+                part_e_seconds = time.monotonic() - part_e_started
+        finally:
+            student_tests.close()
     except SubmissionError as error:
         problem = ("ungradable", str(error))
         prepared = time.monotonic()

@@ -28,12 +28,19 @@ class Serve:
 
     def __init__(self, requests: IO[str], replies: IO[str]) -> None:
         self.requests, self.replies = requests, replies
+        self.collect_errors: list[str] = []
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """Keep the end of each collection error, for the one line that says the suites do not collect."""
+        if report.failed:
+            self.collect_errors.append(" | ".join(str(report.longrepr).strip().splitlines()[-2:]))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         """Answer run requests until stdin closes; each run is a forked child running every collected test."""
         if session.testsfailed or not session.items:
-            self._reply({"ready": False, "error": f"{session.testsfailed} error(s) while collecting the suites"})
+            why = self.collect_errors[0] if self.collect_errors else "no tests collected"
+            self._reply({"ready": False, "error": f"the hidden suites do not collect: {why}"[:500]})
             return True
         expected.warm()
         gc.freeze()  # the warmed-up objects are never collected, so forks neither scan nor copy them

@@ -11,17 +11,28 @@ never runs student code itself. For each run the trusted side asks for, it forks
 - reports each test's start and end on a pipe of its own.
 
 The zygote alone writes to the trusted side (a copy of its original standard output, which every child
-closes; standard output itself points to /dev/null), sets pytest's configuration and session up once, enforces a
-deadline per test, and after a child that crashed or hung starts another for the tests left. Between
-runs it kills every leftover process, restores the submission folder and empties /tmp, so one run
-leaves nothing for the next. A child may lie on its pipe, but nothing in a child says which
-implementation it runs (same paths, no file of the others, no state left by earlier runs), so a lie is
-the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts an ordinary
-failure of a test that passed on every correct implementation.
+closes; standard output itself points to /dev/null), sets pytest's configuration and session up once,
+rewrites the student's assertions once (pytest's rewriting is a pure transformation of the source: no
+student code runs for it), enforces a deadline per test, and after a child that crashed or hung starts
+another for the tests left. Between runs it kills every leftover process, restores the submission folder
+and empties /tmp, so one run leaves nothing for the next.
+
+A child may lie on its pipe, but nothing in a child says which implementation it runs: same paths, no
+file of the others, no state left by earlier runs, and the same command for the second wheat and every
+chaff (the trusted side makes them so). The reference's run can be told apart (it comes first, with no
+deadlines yet), which gains nothing: every chaff is the second wheat with one bug, so only a test that
+sees the bug can fail on a chaff and pass on that wheat. Everything a child inherits from the zygote is readable by the
+student's code, so what differs between a wheat and a chaff run, the tests whose failure ends the run (a
+chaff caught), reaches the zygote only after the child has started, on a line the child never sees. A
+lie is then the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts
+an ordinary failure of a test that passed on every correct implementation.
 
 Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
-{"fork": true}, one line of sources ({"name.py": text} or null) for the child. Zygote -> trusted:
-{"boot": true} once, {"fork": true} before each child, {"done": {...}} after each run.
+{"fork": true}, one line for the child: null (the student's own package) or {"sources": {"name.py": text},
+"code": {"name.py": base64 of the marshalled code, compiled by the trusted side}, "magic": its bytecode's
+magic number in hex}; after the zygote says
+{"ready": true} (the child has read its line), {"stop_on": [test ids]}. Zygote -> trusted: {"boot": true}
+once, {"fork": true} and {"ready": true} for each child, {"done": {...}} after each run.
 """
 
 from __future__ import annotations
@@ -40,6 +51,7 @@ sys.path.insert(0, HERE)
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 
 import pytest  # noqa: E402 - from this folder, after the path is set
+from process_clock import CallClock, _stat  # noqa: E402 - the grader's clock, copied into this folder
 
 try:
     import coverage  # noqa: E402
@@ -57,6 +69,11 @@ DISABLED_PLUGINS = ("cacheprovider", "faulthandler", "unraisableexception", "thr
                     "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise")
 """pytest plugins a student's tests do not need: fewer plugins make each run start faster (tmp_path, capsys,
 monkeypatch and pytest.raises stay)."""
+
+WALL_STRETCH, WALL_SLACK = 4.0, 1.0
+"""A deadline is charged in CPU seconds plus idle seconds (a busy machine costs no one a test); on the wall
+clock a test may never run more than WALL_STRETCH times its deadline plus WALL_SLACK seconds (the hidden
+calls' backstop, grader/sandbox/channel.py)."""
 
 MAX_RESTARTS = 30
 """Children started for one run before the tests left are given up as crashed."""
@@ -77,8 +94,8 @@ def _send(fd: int, message: dict[str, Any]) -> None:
 class _Sources:
     """A meta path finder serving the package from memory, at the student's own file paths."""
 
-    def __init__(self, package: str, folder: str, sources: dict[str, str]) -> None:
-        self.package, self.folder, self.sources = package, folder, sources
+    def __init__(self, package: str, folder: str, sources: dict[str, str], code: dict[str, Any]) -> None:
+        self.package, self.folder, self.sources, self.code = package, folder, sources, code
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         import importlib.util  # noqa: PLC0415
@@ -105,7 +122,18 @@ class _Sources:
 
     def exec_module(self, module: Any) -> None:
         file = module.__spec__.origin
-        code = compile(self.sources[os.path.basename(file)], file, "exec", dont_inherit=True)
+        name = os.path.basename(file)
+        code = None
+        if isinstance(self.code.get(name), str):
+            import base64  # noqa: PLC0415
+            import marshal  # noqa: PLC0415
+
+            try:
+                code = marshal.loads(base64.b64decode(self.code[name]))
+            except (ValueError, TypeError, EOFError):
+                code = None
+        if code is None or getattr(code, "co_filename", None) != file:
+            code = compile(self.sources[name], file, "exec", dont_inherit=True)
         module.__file__ = file
         exec(code, module.__dict__)  # noqa: S102 - the implementation under test
 
@@ -115,9 +143,6 @@ class _Recorder:
 
     def __init__(self, test_files: set[str]) -> None:
         self.fd, self.select_ids, self.test_files = -1, None, test_files
-        self.stop_on: set[str] = set()
-        """Tests whose failure ends the run (a chaff is caught: the rest cannot change that)."""
-        self.session: Any = None
         self.phases: dict[str, list[tuple[str, str]]] = {}
         self.details: dict[str, dict[str, Any]] = {}
 
@@ -125,15 +150,10 @@ class _Recorder:
         if report.failed:
             _send(self.fd, {"collect_error": report.nodeid})
 
-    def pytest_sessionstart(self, session: Any) -> None:
-        self.session = session
-
     def pytest_collection_modifyitems(self, session: Any, config: Any, items: list[Any]) -> None:
-        if self.select_ids is not None:
-            wanted = set(self.select_ids)
-            items[:] = [item for item in items if item.nodeid in wanted]
-            # the tests that cannot catch anything first, so that stopping at a catch loses none of theirs
-            items.sort(key=lambda item: item.nodeid in self.stop_on)
+        if self.select_ids is not None:  # the trusted side's choice and order
+            rank = {test: index for index, test in enumerate(self.select_ids)}
+            items[:] = sorted((item for item in items if item.nodeid in rank), key=lambda item: rank[item.nodeid])
         _send(self.fd, {"collected": [item.nodeid for item in items]})
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
@@ -169,8 +189,6 @@ class _Recorder:
                 outcome = "failed" if when == "call" else "error"
                 break
         _send(self.fd, {"end": nodeid, "outcome": outcome, **self.details.get(nodeid, {})})
-        if outcome == "failed" and nodeid in self.stop_on and self.session is not None:
-            self.session.shouldstop = "caught"
 
 
 def _arguments(command: dict[str, Any]) -> list[str]:
@@ -205,6 +223,9 @@ class _Prepared:
             self.session = session
         except Exception:  # noqa: BLE001 - a pytest without these private helpers: each child starts pytest itself
             self.config = self.session = None
+            return
+        _rewrite_once(self.config, [os.path.join(root, file) for file in command["files"]])
+        _no_failure_reports()
 
     def run(self) -> None:
         if self.session is None:
@@ -223,12 +244,61 @@ class _Prepared:
                 pass
 
 
+def _rewrite_once(config: Any, files: list[str]) -> None:
+    """pytest's assertion rewriting of the student's test files, done here once instead of in every child.
+
+    Rewriting parses and transforms the source and compiles it; nothing of the student's runs. Each child
+    then finds the rewritten code in memory (with -B pytest caches nothing on disk). The code is the
+    source as the zygote read it first: a test that edits its own file changes nothing, as before."""
+    try:
+        from pathlib import Path  # noqa: PLC0415
+
+        from _pytest.assertion import rewrite  # noqa: PLC0415
+
+        original = rewrite._rewrite_test
+        rewritten = {}
+        for file in files:
+            try:
+                rewritten[file] = original(Path(file), config)
+            except Exception:  # noqa: BLE001, S112 - a file that does not parse: the child reports it as pytest would
+                continue
+
+        def cached(fn: Any, config: Any) -> Any:
+            return rewritten.get(str(fn)) or original(fn, config)
+
+        rewrite._rewrite_test = cached
+    except (ImportError, AttributeError):  # another pytest: each child rewrites for itself
+        pass
+
+
+def _no_failure_reports() -> None:
+    """Nothing reads pytest's failure reports (all output is thrown away), and formatting one, with its source
+    excerpts, costs more than most tests: every failure gets a one-word report instead."""
+    try:
+        from _pytest import nodes  # noqa: PLC0415
+
+        nodes.Node._repr_failure_py = lambda self, excinfo, style=None: "failed"  # type: ignore[method-assign]
+    except (ImportError, AttributeError):
+        pass
+
+
+def _magic() -> str:
+    import importlib.util  # noqa: PLC0415
+
+    return importlib.util.MAGIC_NUMBER.hex()
+
+
 def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
         line = sys.stdin.buffer.readline()
-        sources = json.loads(line) if line.strip() else None
+        payload = json.loads(line) if line.strip() else None
+        sources = payload.get("sources") if isinstance(payload, dict) else None
+        code = payload.get("code") if isinstance(payload, dict) and isinstance(payload.get("code"), dict) else {}
+        if not isinstance(payload, dict) or payload.get("magic") != _magic():
+            code = {}  # compiled by another Python: compile the sources here
+        _send(fd, {"ready": True})  # standard input is the zygote's again
         null = os.open(os.devnull, os.O_RDWR)
         for target in (0, 1, 2):
             os.dup2(null, target)
@@ -236,10 +306,9 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
             os.close(CHANNEL)  # only the zygote speaks to the trusted side
         root, package = command["root"], command["package"]
         if isinstance(sources, dict):
-            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources))
+            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources, code))
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
-        prepared.recorder.stop_on = set(command.get("stop_on") or ())
         measure = None
         if command.get("coverage") and coverage is not None:
             measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
@@ -326,9 +395,27 @@ def _reap() -> None:
             return
 
 
+def _clock(pid: int, cpu0: float) -> CallClock:
+    """The child's charged time from now, given its CPU seconds now (one read of /proc per test, not three)."""
+    clock = CallClock(None)
+    clock.pid, clock.cpu0 = pid, cpu0
+    return clock
+
+
+def _cpu(pid: int) -> float:
+    stat = _stat(pid)
+    return stat[0] if stat is not None else 0.0
+
+
+def _seconds(table: Any, key: str, default: float) -> float:
+    value = table.get(key) if isinstance(table, dict) else None
+    return float(value) if isinstance(value, (int, float)) and value > 0 else default
+
+
 def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
                results: dict[str, Any], found: dict[str, Any]) -> str | None:
-    """Fork one child for the tests in select_ids (None: all); the test it died in, or None."""
+    """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
+    the run's stop set failed (the child is killed: nothing it could still do counts), or None."""
     read_end, write_end = os.pipe()
     _send(CHANNEL, {"fork": True})
     pid = os.fork()
@@ -336,20 +423,30 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
         os.close(read_end)
         _child({**command, "select": select_ids}, prepared, write_end)
     os.close(write_end)
-    per_test = float(command["test_timeout"])
-    deadline = time.monotonic() + per_test * 3  # importing the tests
+    limits = command.get("deadlines")
+    default = float(command["test_timeout"])
+    started = time.monotonic()
+    gap = float(command.get("import_timeout") or default)  # importing the tests; between two tests; the run's end
+    limit, clock = gap, _clock(pid, 0.0)  # a new process has used no CPU yet
+    deadline = started + limit
     running: str | None = None
     buffer = b""
     stopped: str | None = None
-    while True:
+    stop_on: set[str] | None = None
+    mark = 0.0  # the child's CPU seconds when the running test started (about: at the end of the one before)
+    while stopped is None:
         left = deadline - time.monotonic()
         ready = select.select([read_end], [], [], max(left, 0))[0] if left > 0 else []
         if not ready:
+            charged = clock.charged()
+            if charged < limit and clock.wall() < limit * WALL_STRETCH + WALL_SLACK:
+                deadline = time.monotonic() + max(limit - charged, 0.01)  # the machine was busy: wait for the rest
+                continue
             stopped = "timeout"
             break
         chunk = os.read(read_end, 65536)
         if not chunk:
-            stopped = "crash" if running else None
+            stopped = "crash" if running else "ended"
             break
         buffer += chunk
         *lines, buffer = buffer.split(b"\n")
@@ -360,22 +457,39 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 continue
             if not isinstance(message, dict):
                 continue
-            if "start" in message:
+            if "ready" in message and stop_on is None:
+                # the child has read its sources: standard input holds nothing more for it
+                _send(CHANNEL, {"ready": True})
+                line = sys.stdin.buffer.readline()
+                answer = json.loads(line) if line.strip() else {}
+                stop_on = {str(test) for test in answer.get("stop_on") or ()} if isinstance(answer, dict) else set()
+            elif "start" in message:
                 running = str(message["start"])
-                deadline = time.monotonic() + per_test
+                started = time.monotonic()
+                limit, clock = _seconds(limits, running, default), _clock(pid, mark)
+                deadline = started + limit
             elif "end" in message:
                 test = str(message["end"])
                 if test not in results:
                     results[test] = {key: message.get(key) for key in ("outcome", "exception", "file", "line")}
+                    if test == running:
+                        results[test]["seconds"] = round(time.monotonic() - started, 4)
                 running = None
-                deadline = time.monotonic() + per_test
+                mark = _cpu(pid)  # where the gap's clock, and the next test's, start
+                limit, clock = gap, _clock(pid, mark)
+                deadline = time.monotonic() + limit
+                if stop_on and test in stop_on and results[test].get("outcome") == "failed":
+                    stopped = "caught"
+                    break
             elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
                 found["collected"] = [str(test) for test in message["collected"]]
+                found["import_seconds"] = round(time.monotonic() - started, 4)
+                mark = _cpu(pid)
             elif "collect_error" in message:
                 found.setdefault("collect_errors", []).append(str(message["collect_error"]))
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
-    if stopped == "timeout":
+    if stopped in ("timeout", "caught"):
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -385,8 +499,11 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
         os.waitpid(pid, 0)
     except ChildProcessError:
         pass
+    if stopped == "caught":
+        return "caught"
     if running is not None and running not in results:
-        results[running] = {"outcome": "timeout" if stopped == "timeout" else "crash"}
+        results[running] = {"outcome": "timeout" if stopped == "timeout" else "crash",
+                            "seconds": round(time.monotonic() - started, 4)}
         return running
     if stopped == "timeout" and running is None and "collected" not in found:
         found["collect_timeout"] = True
@@ -394,7 +511,8 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
 
 
 def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared) -> dict[str, Any]:
-    """One implementation: every selected test's outcome, restarting after a test that crashed or hung."""
+    """One implementation: every selected test's outcome (each with its seconds), restarting after a test that
+    crashed or hung, ending at the first failure of a test in the stop set."""
     results: dict[str, Any] = {}
     found: dict[str, Any] = {}
     wanted = command.get("select")
@@ -405,7 +523,7 @@ def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared
             break
         died_in = _one_child(command, prepared, left, results, found)
         _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
-        if died_in is None:
+        if died_in is None or died_in == "caught":
             break
     return {"results": results, **found}
 

@@ -30,6 +30,14 @@ SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
 Card order and a round's collection order belong with the mini-deck rounds of the Joker scenario; the
 queue and stack bugs show first in a war's collection order; the game's statistics in a full game."""
 
+KNOWN_EXCEPTIONS = frozenset({
+    "AssertionError", "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
+    "ImportError", "ModuleNotFoundError", "RecursionError", "ZeroDivisionError", "NotImplementedError",
+    "RuntimeError", "StopIteration", "SystemExit", "Failed", "OSError", "FileNotFoundError", "PermissionError",
+})
+"""Exception names a report may quote (the sandbox says "Exception" for any other: no free text crosses).
+The same set as in_sandbox.py's, which cannot import this module."""
+
 EXPLAINED_BY_AT_MOST = 2
 """An invalid test that passes on at most this many chaffs is explained as expecting their bugs."""
 
@@ -55,6 +63,14 @@ class Run:
     collected: list[str] = field(default_factory=list)
     collect_errors: list[str] = field(default_factory=list)
     coverage: dict[str, list[int]] = field(default_factory=dict)
+    import_seconds: float = 0.0
+    """Seconds from the start of the run until the tests were collected."""
+
+    @property
+    def seconds(self) -> dict[str, float]:
+        """Seconds each test that ended by itself took (not one that hung or crashed)."""
+        return {test: float(outcome.get("seconds") or 0.0) for test, outcome in self.outcomes.items()
+                if outcome.get("outcome") in ("passed", "failed", "error", "skipped")}
 
 
 def given_examples(test_sources: dict[str, str], example_source: str) -> set[str]:
@@ -84,8 +100,9 @@ def _is_worked_example(node: ast.FunctionDef) -> bool:
 
 
 def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dict[str, str], given: set[str],
-          points: float, test_timeout: float) -> StudentTestsResult:
-    """The verdicts and scenario scores for these runs."""
+          points: float, test_timeout: float, deadlines: dict[str, float] | None = None) -> StudentTestsResult:
+    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the first wheat;
+    deadlines: its limit on the other implementations, from its time on the first)."""
     own = next((run for run in runs if run.role == "own"), Run("own", "own"))
     wheats = [run for run in runs if run.role == "wheat"]
     chaff_runs = {run.key: run for run in runs if run.role == "chaff"}
@@ -93,7 +110,8 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     tests = []
     valid_ids = []
     for test in ids:
-        reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout)
+        reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout,
+                                 (deadlines or {}).get(test, test_timeout))
         if not reason and test in given:
             reason = "This is the starter's worked example: it passes, but it earns nothing (the points are for your own tests)."
         elif not reason:
@@ -121,7 +139,7 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
 
 
 def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], sources: dict[str, str],
-                    test_timeout: float) -> str:
+                    test_timeout: float, deadline: float) -> str:
     """Why a test is invalid, in one sentence the student can act on; "" if it passed on every wheat."""
     outcomes = [(run.outcomes.get(test) or {}) for run in wheats]
     kinds = [str(outcome.get("outcome", "missing")) for outcome in outcomes]
@@ -130,7 +148,8 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], source
     if not wheats:
         return "It was not run on a correct implementation."
     if "timeout" in kinds:
-        return f"It did not finish within {test_timeout:g} s on a correct implementation (a loop that never ends?)."
+        limit = test_timeout if kinds[0] == "timeout" else deadline
+        return f"It did not finish within {limit:g} s on a correct implementation (a loop that never ends?)."
     if "crash" in kinds:
         return ("It ended the test process on a correct implementation (os._exit, sys.exit outside a test, a "
                 "crash or running out of memory).")
