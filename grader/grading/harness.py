@@ -174,14 +174,10 @@ class InProcessClient:
         self.session = worker.Session(str(Path(str(module.__file__)).parent.parent), package)
         self.restarts = 0
         self.coverage: dict[str, set[int]] = {}
-        self.statements: dict[str, set[int]] = {}
 
     def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
         """The operation's value after a JSON round trip, as the real channel would give it."""
         return json.loads(json.dumps(getattr(self.session, "op_" + op)(**args)))
-
-    def collect_coverage(self) -> None:
-        """Nothing to collect in process."""
 
     def stop(self) -> None:
         """Nothing to stop in process."""
@@ -349,12 +345,11 @@ def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[st
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Collect coverage, stop the worker, and write everything to the results file."""
+    """Stop the worker, and write everything (the coverage its replies carried included) to the results file."""
     path = os.environ.get(RESULTS_VARIABLE)
     client = RECORDER.client
     started = time.monotonic()
     if client is not None:
-        client.collect_coverage()
         client.stop()
     if not path:
         return
@@ -365,8 +360,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "grader_fault": RECORDER.grader_fault,
         "output": output,
         "output_truncated": truncated,
-        "coverage": {name: {"executed": sorted(lines), "statements": sorted(client.statements.get(name, ()))}
-                     for name, lines in client.coverage.items()} if client is not None else {},
+        "coverage": {name: {"executed": sorted(lines)} for name, lines in client.coverage.items()}
+        if client is not None else {},
         "restarts": client.restarts if client is not None else 0,
         "telemetry": RECORDER.extra.get("telemetry"),
         "nondeterministic": RECORDER.extra.get("nondeterministic", ""),

@@ -27,9 +27,6 @@ BOOT_TIMEOUT = 20.0
 IMPORT_TIMEOUT = 10.0
 """Seconds for importing the student's package (charged to the submission's budget like any call)."""
 
-COVERAGE_TIMEOUT = 5.0
-"""Seconds for the worker to report coverage; a worker that misses it reports none for the rest of the run."""
-
 WALL_FACTOR, WALL_SLACK = 4.0, 1.0
 """A call also ends after WALL_FACTOR times its deadline plus WALL_SLACK seconds on the wall clock, however
 little of that was charged to it (a tree starved of CPU for that long is not going to finish)."""
@@ -103,7 +100,6 @@ class WorkerClient:
         """Where per-call deadlines come from (the reference's own time); None: call_timeout for every call."""
         self.imported = False
         """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
-        self.coverage_broken = False
         self.last_charged = 0.0
         self.max_timeouts = max_timeouts
         self.timeouts: dict[str, int] = {}
@@ -126,7 +122,7 @@ class WorkerClient:
         self.restarts = 0
         self.last_stderr = ""
         self.coverage: dict[str, set[int]] = {}
-        self.statements: dict[str, set[int]] = {}
+        """The lines of each student file seen running, by every worker so far (sent along with the replies)."""
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -164,7 +160,7 @@ class WorkerClient:
         self.imported = True
         try:
             self._request("hello", {"root": self.spec.inside_root, "package": self.spec.package,
-                                    "coverage": self.spec.coverage and not self.coverage_broken}, limit)
+                                    "coverage": self.spec.coverage}, limit)
         except StudentTimeout:
             self.budget_left -= self.last_charged
             self.stop()
@@ -240,34 +236,17 @@ class WorkerClient:
         """The current category as reports title it."""
         return CATEGORY_TITLES.get(self.category, self.category) or "this category"
 
-    def collect_coverage(self) -> None:
-        """Fold the current worker's coverage into what earlier workers reported, if it is alive: which
-        statements ran and which never did (once, at the end; replies carry new executed lines by
-        themselves, see _request, so a worker killed later loses none of them).
-        """
-        if self.process is None or not self.spec.coverage or self.coverage_broken:
-            return
-        try:
-            files = self._request("coverage", {"root": self.spec.inside_root},
-                                  COVERAGE_TIMEOUT)
-        except (StudentProblem, GraderFault):
-            self.coverage_broken = True  # student code broke the measurement: never wait for it again
-            return
-        self._fold(files)
-
     def _fold(self, files: Any) -> None:
-        """Add a worker's report of executed (and missing) lines per file to what is known."""
+        """Add a worker's report of the lines run per file to what is known."""
         if type(files) is not list:
             return
         for entry in files:
             if type(entry) is not dict:
                 continue
-            path, executed, missing = entry.get("path"), entry.get("executed"), entry.get("missing")
-            if type(path) is not str or type(executed) is not list or type(missing) is not list:
+            path, executed = entry.get("path"), entry.get("executed")
+            if type(path) is not str or type(executed) is not list:
                 continue
-            lines = {line for line in executed if type(line) is int}
-            self.coverage.setdefault(path, set()).update(lines)
-            self.statements.setdefault(path, set()).update(lines, (line for line in missing if type(line) is int))
+            self.coverage.setdefault(path, set()).update(line for line in executed if type(line) is int)
 
     def output(self) -> tuple[str, bool]:
         """Everything the student's code printed so far, capped, and whether it was cut."""
@@ -296,8 +275,8 @@ class WorkerClient:
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
         self._keep_output(reply.get("output"), reply.get("output_truncated"))
-        if "lines" in reply and self.spec.coverage and not self.coverage_broken:
-            self._fold(reply["lines"])  # the executed lines, sent along when there are new ones
+        if "lines" in reply and self.spec.coverage:
+            self._fold(reply["lines"])  # the lines run so far, sent along whenever there are new ones
         if reply.get("ok") is True:
             return reply.get("value")
         if "raised" in reply:

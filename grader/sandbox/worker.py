@@ -562,8 +562,6 @@ def serve(requests, reply) -> None:
                     COVERAGE.start()
                 session = Session(args["root"], args["package"])
                 answer.update(ok=True, value={"python": sys.version.split()[0]})
-            elif op == "coverage":
-                answer.update(ok=True, value=COVERAGE.report() if COVERAGE is not None else [])
             elif session is None:
                 answer.update(ok=False, fault="hello first")
             else:
@@ -579,7 +577,7 @@ def serve(requests, reply) -> None:
         sys.stdout = sys.stderr = capture
         output, truncated = capture.take()
         answer["output"], answer["output_truncated"] = output, truncated
-        if COVERAGE is not None and session is not None and op != "coverage":
+        if COVERAGE is not None and session is not None:
             lines = COVERAGE.new_lines()
             if lines is not None:
                 answer["lines"] = lines
@@ -658,11 +656,7 @@ class LineTracer:
         if count == self.sent:
             return None
         self.sent = count
-        return self.report()
-
-    def report(self) -> list[dict]:
-        """Executed lines per student file (paths relative to the submission's root)."""
-        return [{"path": path[_len(self.prefix):], "executed": sorted(lines), "missing": []}
+        return [{"path": path[_len(self.prefix):], "executed": sorted(lines)}
                 for path, lines in sorted(self.lines.items())]
 
 
