@@ -51,7 +51,8 @@ sys.path.insert(0, HERE)
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 
 import pytest  # noqa: E402 - from this folder, after the path is set
-from process_clock import CallClock, _stat  # noqa: E402 - the grader's clock, copied into this folder
+# The grader's clock, copied into this folder:
+from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
 
 try:
     import coverage  # noqa: E402
@@ -277,7 +278,10 @@ def _no_failure_reports() -> None:
     try:
         from _pytest import nodes  # noqa: PLC0415
 
-        nodes.Node._repr_failure_py = lambda self, excinfo, style=None: "failed"  # type: ignore[method-assign]
+        def one_word(self: Any, excinfo: Any, style: Any = None) -> Any:
+            return "failed"
+
+        nodes.Node._repr_failure_py = one_word  # type: ignore[method-assign]
     except (ImportError, AttributeError):
         pass
 
@@ -295,9 +299,9 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
         line = sys.stdin.buffer.readline()
         payload = json.loads(line) if line.strip() else None
         sources = payload.get("sources") if isinstance(payload, dict) else None
-        code = payload.get("code") if isinstance(payload, dict) and isinstance(payload.get("code"), dict) else {}
-        if not isinstance(payload, dict) or payload.get("magic") != _magic():
-            code = {}  # compiled by another Python: compile the sources here
+        code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
+        if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == _magic():
+            code = payload["code"]
         _send(fd, {"ready": True})  # standard input is the zygote's again
         null = os.open(os.devnull, os.O_RDWR)
         for target in (0, 1, 2):
