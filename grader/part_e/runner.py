@@ -42,6 +42,7 @@ from ..sandbox.isolation import (
     worker_command,
     worker_env,
 )
+from ..sandbox.deadlines import deadline
 from ..sandbox.process_tree import kill_group
 from .judge import KNOWN_EXCEPTIONS, Run, given_examples, judge
 from .results import StudentTestsResult
@@ -192,6 +193,7 @@ class StudentTests:
         (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
         runs: list[Run] = []
         note = ""
+        deadlines: dict[str, float] = {}
         try:
             session.wait_boot()
             # The student's own package first (for the coverage shown to the student), before any implementation
@@ -235,7 +237,7 @@ class StudentTests:
                     if len(runs) < 3 + len(chaffs) else "")
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
                        points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
-                       deadlines={test: limits.deadline(seconds) for test, seconds in runs[1].seconds.items()})
+                       deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
 
 
@@ -270,7 +272,7 @@ class TimeLimits:
 
     def deadline(self, seconds: float) -> float:
         """A test's deadline after the reference, from its seconds there."""
-        return round(min(self.most, max(self.floor, self.multiple * seconds)), 3)
+        return round(deadline(seconds, multiple=self.multiple, floor=self.floor, ceiling=self.most), 3)
 
 
 BOOT_SECONDS = 60.0
