@@ -399,13 +399,6 @@ def _reap() -> None:
             return
 
 
-def _clock(pid: int, cpu0: float) -> CallClock:
-    """The child's charged time from now, given its CPU seconds now (one read of /proc per test, not three)."""
-    clock = CallClock(None)
-    clock.pid, clock.cpu0 = pid, cpu0
-    return clock
-
-
 def _cpu(pid: int) -> float:
     stat = _stat(pid)
     return stat[0] if stat is not None else 0.0
@@ -431,7 +424,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
     default = float(command["test_timeout"])
     started = time.monotonic()
     gap = float(command.get("import_timeout") or default)  # importing the tests; between two tests; the run's end
-    limit, clock = gap, _clock(pid, 0.0)  # a new process has used no CPU yet
+    limit, clock = gap, CallClock(pid, 0.0)  # a new process has used no CPU yet
     deadline = started + limit
     running: str | None = None
     buffer = b""
@@ -470,7 +463,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
             elif "start" in message:
                 running = str(message["start"])
                 started = time.monotonic()
-                limit, clock = _seconds(limits, running, default), _clock(pid, mark)
+                limit, clock = _seconds(limits, running, default), CallClock(pid, mark)
                 deadline = started + limit
             elif "end" in message:
                 test = str(message["end"])
@@ -480,7 +473,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                         results[test]["seconds"] = round(time.monotonic() - started, 4)
                 running = None
                 mark = _cpu(pid)  # where the gap's clock, and the next test's, start
-                limit, clock = gap, _clock(pid, mark)
+                limit, clock = gap, CallClock(pid, mark)
                 deadline = time.monotonic() + limit
                 if stop_on and test in stop_on and results[test].get("outcome") == "failed":
                     stopped = "caught"

@@ -83,10 +83,11 @@ class CallClock:
     polling tick) are charged as wall time, as for a call too short for /proc's clock ticks.
     """
 
-    def __init__(self, pid: int | None) -> None:
+    def __init__(self, pid: int | None, cpu0: float | None = None) -> None:
+        """cpu0: the tree's CPU seconds at the start, when the caller has read them already."""
         self.pid = pid
         self.started = self.last = time.monotonic()
-        self.cpu0: float | None = None
+        self.cpu0 = cpu0
         self.idle = 0.0
         self.cpu = 0.0
 
