@@ -63,18 +63,8 @@ def check_round(student: Student, p1: list[str], p2: list[str], what: str, *, or
     the cards each queue holds in any order: who wins, and that both cards reach the winner)."""
     want = expected.play_round(p1, p2)
     lines = reproduction.round_call(p1, p2, result=want.result, after=(want.p1, want.p2))
-    same = expect_cards if order else _same_cards
-
-    def check(trusted: bool) -> RoundOutcome:
-        got = student.play_round(p1, p2, trusted=trusted)
-
-        def compare() -> RoundOutcome:
-            expect_value(got.result, want.result, f"play_round's result {what}")
-            same(got.p1, want.p1, f"P1's queue {what}")
-            same(got.p2, want.p2, f"P2's queue {what}")
-            return got
-        return _with_reproduction(compare, lines)
-    return with_structures(check)
+    return _check_outcome(lambda trusted: student.play_round(p1, p2, trusted=trusted), want, lines,
+                          f"play_round's result {what}", what, expect_cards if order else _same_cards)
 
 
 def check_war(student: Student, p1: list[str], p2: list[str], c1: str, c2: str, what: str,
@@ -82,14 +72,22 @@ def check_war(student: Student, p1: list[str], p2: list[str], c1: str, c2: str, 
     """resolve_war on both sides; fail unless the result and both queues are the reference's, card for card."""
     want = expected.resolve_war(p1, p2, c1, c2, rules)
     lines = reproduction.war_call(p1, p2, c1, c2, rules, result=want.result, after=(want.p1, want.p2))
+    return _check_outcome(lambda trusted: student.resolve_war(p1, p2, c1, c2, rules, trusted=trusted), want, lines,
+                          f"resolve_war's result {what}", what, expect_cards)
+
+
+def _check_outcome(call: Callable[[bool], RoundOutcome], want: RoundOutcome, lines: str, result: str, what: str,
+                   same: Callable[[list[Any], list[Any], str], None]) -> RoundOutcome:
+    """The student's call (with its own Queue and Stack, then the worker's if that fails) against the reference's
+    outcome: the result, then both queues compared by same; the failure carries the lines that replay it."""
 
     def check(trusted: bool) -> RoundOutcome:
-        got = student.resolve_war(p1, p2, c1, c2, rules, trusted=trusted)
+        got = call(trusted)
 
         def compare() -> RoundOutcome:
-            expect_value(got.result, want.result, f"resolve_war's result {what}")
-            expect_cards(got.p1, want.p1, f"P1's queue {what}")
-            expect_cards(got.p2, want.p2, f"P2's queue {what}")
+            expect_value(got.result, want.result, result)
+            same(got.p1, want.p1, f"P1's queue {what}")
+            same(got.p2, want.p2, f"P2's queue {what}")
             return got
         return _with_reproduction(compare, lines)
     return with_structures(check)
