@@ -1,5 +1,6 @@
-"""The statements of a student's source file, and which of them ran, from the raw line numbers the worker's
-line tracer saw (a statement over several lines may report any of them; a docstring or `global` never runs)."""
+"""The statements of a student's source file, and which of them ran, from the raw line numbers the worker sends
+(a line tracer's or its marks': a statement over several lines may report any of them; a docstring or `global`
+never runs)."""
 
 from __future__ import annotations
 
