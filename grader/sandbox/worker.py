@@ -595,30 +595,31 @@ def send(reply, message: dict) -> None:
 
 
 class LineRecorder:
-    """Which statements of the student's files ran: the student's modules are compiled with a call to a
-    set's `add` before each statement, as pytest rewrites assertions.
+    """Which statements of the student's files ran: the student's modules are compiled with a mark before each
+    statement, as pytest rewrites assertions.
 
     (A line tracer made every line of every call run about twelve times slower: under `sys.settrace` the
-    interpreter takes its slow path for every frame, traced or not.) Only statements are marked, never
-    expressions, and each mark carries its statement's own line, so tracebacks, line numbers and the source
-    the student sees are unchanged. The line numbers go to the trusted side, which maps them onto the
-    statements of the source (scoring).
+    interpreter takes its slow path for every frame, traced or not.) A mark is `__war_grader_ran__[i] = 1`, a
+    store into a list: about 11 ns, against 29 for calling a set's add. Only statements are marked, never
+    expressions, and each mark sits at its statement's own line, so tracebacks, line numbers and the source the
+    student sees are unchanged. The line numbers go to the trusted side, which maps them onto the statements of
+    the source (scoring).
     """
-
-    LINE_SPAN = 1 << 24
-    """A mark is file_index * LINE_SPAN + line."""
 
     def __init__(self, root: str) -> None:
         self.prefix = os.path.realpath(root) + os.sep
         self.paths: list[str] = []
-        """The student files compiled so far, relative to root; a mark's file_index is a place in this list."""
-        self.ran: set[int] = set()
-        self.sent = -1
-        """How many marks the last reply carried (new_lines sends them again only when there are more)."""
+        """The student files compiled so far, relative to root."""
+        self.ran: list[Any] = []
+        """Per mark, 1 once its statement ran (the list student code sees as __war_grader_ran__)."""
+        self.places: list[tuple[int, int]] = []
+        """Per mark, the file (a place in paths) and line it stands for."""
+        self.unseen = 0
+        """How many marks had not run at the last reply that carried lines."""
 
     def start(self) -> None:
         """Mark every student module imported from now on."""
-        setattr(builtins, MARK_NAME, self.ran.add)
+        setattr(builtins, MARK_NAME, self.ran)
         finders = sys.meta_path
         place = next((index for index, finder in _enumerate(finders)
                       if finder is importlib.machinery.PathFinder), _len(finders))
@@ -631,9 +632,20 @@ class LineRecorder:
     def compile(self, data: bytes, path: str) -> Any:
         """The code of one student file, each statement marked; unmarked when it does not parse (so the
         student sees Python's own error) or is too deep to mark."""
+        file = _len(self.paths)
+        marks: dict[int, int] = {}
+
+        def mark_for(line: int) -> int:
+            if line not in marks:
+                marks[line] = _len(self.places)
+                self.places.append((file, line))
+                self.ran.append(0)
+                self.unseen += 1
+            return marks[line]
+
         try:
             tree = ast.parse(data, path)
-            mark_statements(tree, _len(self.paths) * self.LINE_SPAN)
+            mark_statements(tree, mark_for)
             code = compile(tree, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return compile(data, path, "exec", dont_inherit=True)
@@ -646,26 +658,28 @@ class LineRecorder:
         Sent with the replies themselves, so a worker killed by a later call loses none of them and the
         grader never asks for them.
         """
-        count = _len(self.ran)
-        if count == self.sent:
+        try:
+            unseen = self.ran.count(0)
+        except BaseException:  # noqa: BLE001 - student code may have put anything in the list
             return None
-        self.sent = count
+        if unseen == self.unseen:
+            return None
+        self.unseen = unseen
         lines: dict[str, set[int]] = {}
-        for mark in _list(self.ran):
-            index, line = divmod(mark, self.LINE_SPAN)
-            if _type(mark) is int and 0 <= index < _len(self.paths):
-                lines.setdefault(self.paths[index], set()).add(line)
+        for (file, line), value in zip(self.places, self.ran):
+            if _type(value) is int and value == 1 and file < _len(self.paths):
+                lines.setdefault(self.paths[file], set()).add(line)
         return [{"path": path, "executed": sorted(executed)} for path, executed in sorted(lines.items())]
 
 
 MARK_NAME = "__war_grader_ran__"
-"""The builtin each marked statement calls with its mark (a set's add: C code, no Python frame)."""
+"""The builtin list each mark stores into."""
 
 STATEMENT_LISTS = ("body", "orelse", "finalbody")
 """The fields of an AST node that hold a list of statements."""
 
 
-def mark_statements(tree: Any, base: int) -> None:
+def mark_statements(tree: Any, mark_for: Any) -> None:
     """Put a mark call before every statement of tree that runs (not docstrings, `global`, `nonlocal`, nor
     before a `from __future__` import, which must come first), and one at the top of every except clause."""
     nodes: list[Any] = _list(ast.walk(tree))
@@ -685,14 +699,14 @@ def mark_statements(tree: Any, base: int) -> None:
                 while futures < _len(statements) and _is_future_import(statements[futures]):
                     futures += 1
                 marked.extend(statements[first:futures])
-                marked.extend(_mark(statement, base + statement.lineno) for statement in statements[first:futures])
+                marked.extend(_mark(statement, mark_for(statement.lineno)) for statement in statements[first:futures])
                 first = futures
             for statement in statements[first:]:
                 if not _isinstance(statement, (ast.Global, ast.Nonlocal)):
-                    marked.append(_mark(statement, base + statement.lineno))
+                    marked.append(_mark(statement, mark_for(statement.lineno)))
                 marked.append(statement)
             if _isinstance(node, ast.ExceptHandler) and field == "body":
-                marked.insert(0, _mark(node, base + node.lineno))
+                marked.insert(0, _mark(node, mark_for(node.lineno)))
             setattr(node, field, marked)
 
 
@@ -706,11 +720,11 @@ def _is_docstring(statement: Any) -> bool:
 
 
 def _mark(where: Any, mark: int) -> Any:
-    """`__war_grader_ran__(mark)`, placed at where's line."""
-    name, number = ast.Name(MARK_NAME, ast.Load()), ast.Constant(mark)
-    call = ast.Call(name, [number], [])
-    statement = ast.Expr(call)
-    for node in (statement, call, name, number):
+    """`__war_grader_ran__[mark] = 1`, placed at where's line."""
+    name, index, one = ast.Name(MARK_NAME, ast.Load()), ast.Constant(mark), ast.Constant(1)
+    target = ast.Subscript(name, index, ast.Store())
+    statement = ast.Assign([target], one)
+    for node in (statement, target, name, index, one):
         ast.copy_location(node, where)
     return statement
 
