@@ -3,14 +3,17 @@ a line tracer and leave the student's code as it was (docstrings, tracebacks, `f
 
 from __future__ import annotations
 
+import ast
 import textwrap
+from pathlib import Path
 
 import pytest
 from sandbox_probe import probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
-from grader.grading.statements import executed_statements
+from grader.grading.statements import executed_statements, statement_lines
 from grader.sandbox.channel import StudentRaised
 from grader.sandbox.isolation import choose_level
+from grader.sandbox.worker import mark_statements
 from test_statements import traced_lines
 
 SOURCE = textwrap.dedent('''\
@@ -90,3 +93,16 @@ def test_docstrings_annotations_and_tracebacks_are_the_students_own(client):
     assert f'probe/__init__.py", line {line}, in grow' in raised.value.exception["traceback"]
     assert 'raise IndexError("the pile is full")' in raised.value.exception["traceback"]
 
+
+
+@pytest.mark.parametrize("path", ["reference/game.py", "reference/structures.py", "grader/sandbox/worker.py",
+                                  "grader/report/page.py", "tests/test_line_recorder.py"])
+def test_every_statement_the_report_counts_gets_a_mark_and_nothing_else_does(path):
+    """The worker marks exactly the statements the trusted side counts (on files with docstrings, decorators,
+    try/except, comprehensions, from __future__), and the marked tree still compiles"""
+    text = (Path(__file__).resolve().parent.parent / path).read_text()
+    tree = ast.parse(text)
+    marked: list[int] = []
+    mark_statements(tree, lambda line: marked.append(line) or 0)
+    compile(tree, path, "exec", dont_inherit=True)
+    assert set(marked) == statement_lines(text)[0]

@@ -368,4 +368,4 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "teardown_seconds": time.monotonic() - started,
     }
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump(document, handle)
+        handle.write(json.dumps(document))  # json.dump would use the pure-Python encoder, dumps the C one

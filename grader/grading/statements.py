@@ -19,24 +19,41 @@ def statement_lines(text: str) -> tuple[set[int], dict[int, int]]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return set(), {}
-    docstrings = {id(node.body[0]) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)}
     starts: set[int] = set()
     owner: dict[int, int] = {}
-    for node in ast.walk(tree):  # outer statements first, so an inner one's lines end up its own
-        if not isinstance(node, (ast.stmt, ast.ExceptHandler)) or isinstance(node, NEVER_RUN) \
-                or id(node) in docstrings:
-            continue
-        starts.add(node.lineno)
-        first = min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", []))])
-        inner = [child.lineno for field in COMPOUND_BODIES for child in getattr(node, field, None) or []
-                 if hasattr(child, "lineno")]
-        last = min(inner) - 1 if inner else (node.end_lineno or node.lineno)
-        for line in range(first, max(last, node.lineno) + 1):
-            owner[line] = node.lineno
+    # Outer statements first, so an inner one's lines end up its own. Only statement lists are followed (an
+    # expression never holds a statement): walking every expression node cost several times the parse.
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        body = getattr(node, "body", None)
+        docstring = body[0] if isinstance(node, DOCUMENTED) and body and _is_docstring(body[0]) else None
+        for field in COMPOUND_BODIES:
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, (ast.stmt, ast.ExceptHandler, ast.match_case)):
+                    pending.append(child)
+                    if child is not docstring and not isinstance(child, (ast.match_case, *NEVER_RUN)):
+                        _own(child, starts, owner)
     return starts, owner
+
+
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+"""The nodes whose first statement, when it is a string, is a docstring."""
+
+
+def _is_docstring(node: ast.AST) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _own(node: ast.stmt | ast.ExceptHandler, starts: set[int], owner: dict[int, int]) -> None:
+    """Count node as a statement and make it the owner of its lines (a compound statement's: its header)."""
+    starts.add(node.lineno)
+    first = min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", []))])
+    inner = [child.lineno for field in COMPOUND_BODIES for child in getattr(node, field, None) or []
+             if hasattr(child, "lineno")]
+    last = min(inner) - 1 if inner else (node.end_lineno or node.lineno)
+    for line in range(first, max(last, node.lineno) + 1):
+        owner[line] = node.lineno
 
 
 def executed_statements(text: str, raw_lines: set[int]) -> tuple[list[int], list[int]]:

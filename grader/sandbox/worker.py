@@ -680,14 +680,22 @@ STATEMENT_LISTS = ("body", "orelse", "finalbody")
 
 
 def mark_statements(tree: Any, mark_for: Any) -> None:
-    """Put a mark call before every statement of tree that runs (not docstrings, `global`, `nonlocal`, nor
-    before a `from __future__` import, which must come first), and one at the top of every except clause."""
-    nodes: list[Any] = _list(ast.walk(tree))
-    for node in nodes:
+    """Put a mark before every statement of tree that runs (not docstrings, `global`, `nonlocal`, nor before a
+    `from __future__` import, which must come first), and one at the top of every except clause.
+
+    Only statement lists are followed (an expression never holds a statement): walking every node of the
+    tree cost more than parsing it."""
+    pending: list[Any] = [tree]
+    while pending:
+        node = pending.pop()
         for field in STATEMENT_LISTS:
             statements = _getattr(node, field, None)
             if _type(statements) is not list or not statements or not _isinstance(statements[0], ast.stmt):
                 continue
+            for statement in statements:
+                pending.extend(_getattr(statement, "handlers", None) or ())
+                pending.extend(_getattr(statement, "cases", None) or ())
+            pending.extend(statements)
             marked: list[Any] = []
             first = 0
             if field == "body" and _isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
@@ -721,12 +729,10 @@ def _is_docstring(statement: Any) -> bool:
 
 def _mark(where: Any, mark: int) -> Any:
     """`__war_grader_ran__[mark] = 1`, placed at where's line."""
-    name, index, one = ast.Name(MARK_NAME, ast.Load()), ast.Constant(mark), ast.Constant(1)
-    target = ast.Subscript(name, index, ast.Store())
-    statement = ast.Assign([target], one)
-    for node in (statement, target, name, index, one):
-        ast.copy_location(node, where)
-    return statement
+    at = {"lineno": where.lineno, "col_offset": where.col_offset, "end_lineno": where.end_lineno,
+          "end_col_offset": where.end_col_offset}
+    target = ast.Subscript(ast.Name(MARK_NAME, ast.Load(), **at), ast.Constant(mark, **at), ast.Store(), **at)
+    return ast.Assign([target], ast.Constant(1, **at), **at)
 
 
 class StudentFinder:
