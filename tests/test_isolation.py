@@ -193,13 +193,15 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
         client.stop()
 
 
+@pytest.mark.parametrize("package", ["json", "worker"])
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
-def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level):
-    """A package called json (the worker imports json) is imported from the copy, not the standard library"""
-    client = probe_client(tmp_path, runtime, level, package="json")
+def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level, package):
+    """A package called json (the worker imports json) or worker (the worker's own module) is imported from
+    the copy, not the standard library or the grader"""
+    client = probe_client(tmp_path, runtime, level, package=package)
     try:
-        assert run(client, "import json\nresult = json.__file__.endswith('json/__init__.py')") is True
-        assert run(client, "import json\nresult = hasattr(json, 'shuffle')") is True  # json is the student's
+        assert run(client, f"import {package}\nresult = {package}.__file__.endswith('{package}/__init__.py')") is True
+        assert run(client, f"import {package}\nresult = hasattr({package}, 'shuffle')") is True  # the student's
     finally:
         client.stop()
 
