@@ -27,14 +27,14 @@ def decode(value: Any) -> Any:
     """Turn the worker's encoding into Python values: tuples, lists, floats, Opaque for anything else."""
     if type(value) is dict:
         if "tuple" in value and type(value["tuple"]) is list:
-            return tuple(decode(item) for item in value["tuple"])
+            return tuple([item if type(item) is str else decode(item) for item in value["tuple"]])
         if "list" in value and type(value["list"]) is list:
-            return [decode(item) for item in value["list"]]
+            return [item if type(item) is str else decode(item) for item in value["list"]]
         if "float" in value and type(value["float"]) in (int, float):
             return float(value["float"])
         return Opaque(str(value.get("object", "?"))[:100], str(value.get("repr", ""))[:300])
     if type(value) is list:  # only the worker's own containers (queues) arrive as bare lists
-        return [decode(item) for item in value]
+        return [item if type(item) is str else decode(item) for item in value]  # cards: no call per card
     return value
 
 

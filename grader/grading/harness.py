@@ -77,12 +77,12 @@ class Student:
         try:
             value = self.client.call(op, timeout=timeout, **args) if timeout else self.client.call(op, **args)
         except StudentRaised as error:
-            _remember(key, json.dumps(["raised", (error.exception or {}).get("type")]), op)
+            _remember(key, ["raised", (error.exception or {}).get("type")], op)
             raise
         except StudentTimeout as error:
             RECORDER.hung[key] = error.sentence
             raise
-        _remember(key, json.dumps(value, sort_keys=True), op)
+        _remember(key, value, op)
         return value
 
     def queue_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
@@ -151,10 +151,16 @@ class Student:
         return [{"value": decode(step["value"])} if "value" in step else step for step in steps]
 
 
-def _remember(key: str, answer: str, op: str) -> None:
-    """Keep each call's answer; a repeated call with another answer marks the submission nondeterministic."""
-    seen = RECORDER.answers.setdefault(key, answer)
-    if seen != answer and not RECORDER.extra.get("nondeterministic"):
+def _remember(key: str, answer: Any, op: str) -> None:
+    """Keep each call's answer; a repeated call with another answer marks the submission nondeterministic.
+
+    Answers are compared as JSON text, and only when a call comes again (most never do)."""
+    if key not in RECORDER.answers:
+        RECORDER.answers[key] = answer
+        return
+    seen = RECORDER.answers[key]
+    if json.dumps(seen, sort_keys=True) != json.dumps(answer, sort_keys=True) \
+            and not RECORDER.extra.get("nondeterministic"):
         RECORDER.extra["nondeterministic"] = (
             f"the same {op} call gave different answers within one run: your code draws on something other than "
             "its arguments and the game's seed (the clock, os.urandom, random.SystemRandom, or state left over "
@@ -197,7 +203,7 @@ class Recorder:
         self.extra: dict[str, Any] = {}
         self.client: WorkerClient | None = None
         self.client_error: Exception | None = None
-        self.answers: dict[str, str] = {}
+        self.answers: dict[str, Any] = {}
         self.hung: dict[str, str] = {}
         """Calls that ran out of time, by their request, with the sentence that said so."""
         self.student: Student | None = None

@@ -276,7 +276,7 @@ class WorkerClient:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
         self._keep_output(reply.get("output"), reply.get("output_truncated"))
         if "lines" in reply and self.spec.coverage:
-            self._fold(reply["lines"])  # the lines run so far, sent along whenever there are new ones
+            self._fold(reply["lines"])  # the lines that ran since the last reply carrying some
         if reply.get("ok") is True:
             return reply.get("value")
         if "raised" in reply:

@@ -623,6 +623,8 @@ class LineRecorder:
         """Per mark, the file (a place in paths) and line it stands for."""
         self.unseen = 0
         """How many marks had not run at the last reply that carried lines."""
+        self.sent: set[int] = set()
+        """The marks whose lines a reply already carried: each reply carries only new ones."""
 
     def start(self) -> None:
         """Mark every student module imported from now on."""
@@ -660,7 +662,7 @@ class LineRecorder:
         return code
 
     def new_lines(self) -> list[dict] | None:
-        """The lines run so far when some are new since the last reply that carried them, else None.
+        """The lines that ran since the last reply that carried some, or None if none did.
 
         Sent with the replies themselves, so a worker killed by a later call loses none of them and the
         grader never asks for them.
@@ -673,8 +675,9 @@ class LineRecorder:
             return None
         self.unseen = unseen
         lines: dict[str, set[int]] = {}
-        for (file, line), value in zip(self.places, self.ran):
-            if _type(value) is int and value == 1 and file < _len(self.paths):
+        for mark, ((file, line), value) in _enumerate(zip(self.places, self.ran)):
+            if _type(value) is int and value == 1 and file < _len(self.paths) and mark not in self.sent:
+                self.sent.add(mark)
                 lines.setdefault(self.paths[file], set()).add(line)
         return [{"path": path, "executed": sorted(executed)} for path, executed in sorted(lines.items())]
 

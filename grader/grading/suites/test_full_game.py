@@ -126,7 +126,7 @@ def test_every_round_of_40_deals_matches_the_reference(student, record):
         # which may each run to the round limit, need not be played).
         telemetry["first_difference"] = _first_queue_difference(student, DECKS[0])
         _explain_divergence(student, 0, want[0])
-    got = student.replay(DECKS, MAX_ROUNDS)  # all in one call, as the worker measures coverage on the first only
+    got = student.replay(DECKS, MAX_ROUNDS)  # all in one call: one request instead of 40
     expect(type(got) is list and len(got) == len(DECKS), f"the replay of the {len(DECKS)} deals came back incomplete")
     for index, (game, reference_game) in enumerate(zip(got, want)):
         if _same_game(game, reference_game):
