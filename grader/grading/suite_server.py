@@ -43,6 +43,8 @@ class Serve:
             self._reply({"ready": False, "error": f"the hidden suites do not collect: {why}"[:500]})
             return True
         expected.warm()
+        for item in session.items:
+            item.location  # noqa: B018 - a cached property every run's reports read: computed once, inherited
         gc.freeze()  # the warmed-up objects are never collected, so forks neither scan nor copy them
         self._reply({"ready": True})
         for line in self.requests:

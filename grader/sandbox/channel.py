@@ -114,6 +114,8 @@ class WorkerClient:
         self.budget_left = budget
         self.budget = budget
         self.process: subprocess.Popen[bytes] | None = None
+        self.selector: selectors.BaseSelector | None = None
+        """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
         self.buffer = b""
         self.next_id = 0
         self.output_parts: list[str] = []
@@ -179,6 +181,9 @@ class WorkerClient:
     def stop(self) -> None:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
+        if self.selector is not None:
+            self.selector.close()
+            self.selector = None
         if process is None:
             return
         kill_group(process)
@@ -301,22 +306,23 @@ class WorkerClient:
         stdout = self.process.stdout
         clock = clock or CallClock(None)
         hard_wall = timeout * WALL_FACTOR + WALL_SLACK if clock.pid is not None else timeout
-        with selectors.DefaultSelector() as selector:
-            selector.register(stdout, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                wait = min(clock.until(timeout), hard_wall - clock.wall())
-                if not selector.select(min(TICK, max(FINE_TICK, wait))):
-                    if clock.charged() >= timeout or clock.wall() >= hard_wall:
-                        self.stop()
-                        raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
-                    continue
-                chunk = os.read(stdout.fileno(), 1 << 20)
-                if not chunk:
-                    raise StudentCrash(self._ended())
-                self.buffer += chunk
-                if len(self.buffer) > REPLY_CAP:
+        if self.selector is None:  # one per worker, not one per read (each was three system calls)
+            self.selector = selectors.DefaultSelector()
+            self.selector.register(stdout, selectors.EVENT_READ)
+        while b"\n" not in self.buffer:
+            wait = min(clock.until(timeout), hard_wall - clock.wall())
+            if not self.selector.select(min(TICK, max(FINE_TICK, wait))):
+                if clock.charged() >= timeout or clock.wall() >= hard_wall:
                     self.stop()
-                    raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
+                    raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
+                continue
+            chunk = os.read(stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise StudentCrash(self._ended())
+            self.buffer += chunk
+            if len(self.buffer) > REPLY_CAP:
+                self.stop()
+                raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
             message = json.loads(line)
