@@ -78,6 +78,15 @@ def test_hidden_suites_that_do_not_collect_stop_the_run_in_one_line(tmp_path, mo
     assert not (tmp_path / "out" / "perfect" / "results.json").exists()
 
 
+def test_no_hidden_suite_marks_a_test_skip_or_xfail():
+    """The suites run without pytest's skipping plugin (runner.UNUSED_PLUGINS), which would be the only thing
+    to honour such a mark: a test marked so would silently run"""
+    for path in sorted(runner.SUITES.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for mark in ("mark.skip", "mark.xfail", "pytest.xfail("):
+            assert mark not in text, f"{path.name} uses {mark}"
+
+
 def test_a_fault_of_the_graders_exits_1(tmp_path, monkeypatch, capsys):
     """When the sandbox cannot start, the submission is a grader fault and the status is 1"""
     real = runner.make_spec

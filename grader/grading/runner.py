@@ -45,21 +45,21 @@ def pytest_args(*extra: str) -> list[str]:
     """pytest's arguments for the suites: the grader's own ini, no conftest, no cache, an explicit path.
 
     --tb=native: the harness records its own sentence for every failure, so pytest's long tracebacks (with
-    source lines read and highlighted) were only thrown away, at about 35 ms a failure. --capture=no: the
-    suites print nothing (student code prints in its worker), so capturing each test only cost time; nor do
-    they use the plugins of UNUSED_PLUGINS.
+    source lines read and highlighted) were only thrown away, at about 35 ms a failure. Nor do the suites
+    use the plugins of UNUSED_PLUGINS.
     """
     unused = [arg for plugin in UNUSED_PLUGINS for arg in ("-p", f"no:{plugin}")]
     return ["-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES), "--noconftest", "-p", "no:cacheprovider",
             *unused, "-p", "pytest_timeout", "-p", "grader.grading.harness", "-q", "--no-header", "-rN",
-            "--tb=native", "--capture=no", *extra, str(SUITES)]
+            "--tb=native", *extra, str(SUITES)]
 
 
 UNUSED_PLUGINS = ("logging", "warnings", "faulthandler", "junitxml", "doctest", "pastebin", "legacypath", "tmpdir",
                   "monkeypatch", "recwarn", "setuponly", "setupplan", "stepwise", "unraisableexception",
-                  "threadexception", "debugging", "unittest")
+                  "threadexception", "debugging", "unittest", "capture", "skipping")
 """pytest's built-in plugins the hidden suites never use: each still hooks into every test (about a fifth of
-a run's own time, measured against the reference in process)."""
+a run's own time, measured against the reference in process). capture: the suites print nothing (student
+code prints in its worker); skipping: no suite marks a test skip or xfail."""
 
 
 def pytest_env(**variables: str) -> dict[str, str]:
