@@ -70,12 +70,13 @@ class Student:
 
     def _call(self, op: str, reproduction: str, timeout: float | None = None, **args: Any) -> Any:
         self.last_call = reproduction
-        key = json.dumps([op, args], sort_keys=True)
+        encoded = json.dumps(args, sort_keys=True)  # once per call: the client uses it for the request too
+        key = f"[{json.dumps(op)}, {encoded}]"
         if key in RECORDER.hung:
             # The very same call already ran out of time in an earlier test: it would again, at the same cost.
             raise StudentTimeout(f"{RECORDER.hung[key]}; the same call, made again here, was not run a second time")
         try:
-            value = self.client.call(op, timeout=timeout, **args) if timeout else self.client.call(op, **args)
+            value = self.client.call(op, timeout=timeout, encoded_args=encoded, **args)
         except StudentRaised as error:
             _remember(key, ["raised", (error.exception or {}).get("type")], op)
             raise
@@ -181,7 +182,7 @@ class InProcessClient:
         self.restarts = 0
         self.coverage: dict[str, set[int]] = {}
 
-    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
+    def call(self, op: str, timeout: float | None = None, *, encoded_args: str | None = None, **args: Any) -> Any:
         """The operation's value after a JSON round trip, as the real channel would give it."""
         return json.loads(json.dumps(getattr(self.session, "op_" + op)(**args)))
 

@@ -43,7 +43,7 @@ is stopped within a few milliseconds of its deadline rather than up to a whole T
 class Deadlines(Protocol):
     """Per-call deadlines: how many seconds a call may be charged, at most ceiling."""
 
-    def limit(self, op: str, args: dict[str, Any], ceiling: float) -> float: ...
+    def limit(self, op: str, args: dict[str, Any], ceiling: float, *, encoded: str | None = None) -> float: ...
 
 
 class StudentProblem(Exception):
@@ -199,8 +199,11 @@ class WorkerClient:
 
     # -- calls -------------------------------------------------------------------------------------
 
-    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
-        """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults."""
+    def call(self, op: str, timeout: float | None = None, *, encoded_args: str | None = None, **args: Any) -> Any:
+        """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults.
+
+        encoded_args: args as JSON with sorted keys, when the caller has it already (args are encoded once per
+        call, for the deadline's key and the request alike)."""
         if self.timeouts.get(self.category, 0) >= self.max_timeouts:
             # Named, not "this category": the harness repeats the sentence for the same call in a later test.
             raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in "
@@ -216,11 +219,12 @@ class WorkerClient:
             self.restarts += 1
             self.start()
         ceiling = timeout or self.call_timeout
-        limit = self.deadlines.limit(op, args, ceiling) if self.deadlines is not None else ceiling
+        encoded = encoded_args if encoded_args is not None else json.dumps(args, sort_keys=True)
+        limit = self.deadlines.limit(op, args, ceiling, encoded=encoded) if self.deadlines is not None else ceiling
         deadline = min(limit, self.budget_left)
         self.last_charged = 0.0
         try:
-            value = self._request(op, args, deadline)
+            value = self._request(op, args, deadline, encoded)
         except StudentCrash:
             if self.category not in self.answered:
                 self.crashes[self.category] = self.crashes.get(self.category, 0) + 1
@@ -259,12 +263,14 @@ class WorkerClient:
 
     # -- the wire ------------------------------------------------------------------------------------
 
-    def _request(self, op: str, args: dict[str, Any], timeout: float) -> Any:
-        """Send one request and wait for its reply; self.last_charged is the time charged to it."""
+    def _request(self, op: str, args: dict[str, Any], timeout: float, encoded: str | None = None) -> Any:
+        """Send one request and wait for its reply; self.last_charged is the time charged to it (encoded: args
+        as JSON, if the caller has it)."""
         assert self.process is not None and self.process.stdin is not None
         self.next_id += 1
         ident = self.next_id
-        line = json.dumps({"id": ident, "op": op, "args": args}).encode() + b"\n"
+        encoded = encoded if encoded is not None else json.dumps(args)
+        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}}}\n'.encode()
         clock = CallClock(self.process.pid)
         try:
             self.process.stdin.write(line)

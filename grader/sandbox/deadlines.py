@@ -37,9 +37,11 @@ server hands what one run measured to the runs it forks after it (see grader.gra
 call is timed once per job slot, not once per submission."""
 
 
-def call_key(op: str, args: dict[str, Any]) -> str:
-    """A call's identity: its operation and arguments."""
-    return hashlib.sha256(json.dumps([op, args], sort_keys=True, default=str).encode()).hexdigest()
+def call_key(op: str, args: dict[str, Any], encoded: str | None = None) -> str:
+    """A call's identity: its operation and arguments (encoded: args as JSON with sorted keys, if at hand)."""
+    text = f"[{json.dumps(op)}, {encoded}]" if encoded is not None else json.dumps([op, args], sort_keys=True,
+                                                                                    default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class ReferenceClock:
@@ -51,19 +53,20 @@ class ReferenceClock:
         self.seconds = KNOWN
         self._session: worker.Session | None = None
 
-    def limit(self, op: str, args: dict[str, Any], ceiling: float) -> float:
+    def limit(self, op: str, args: dict[str, Any], ceiling: float, *, encoded: str | None = None) -> float:
         """Seconds the student's call may be charged: multiple times the reference's, at least floor, at most
         ceiling. A detailed replay is the grader diagnosing a failure already seen, not a judged call: it gets
         the ceiling, so a replay near the line is never cut off on one run and finished on the next."""
         if op == "replay" and args.get("detail"):
             return ceiling
-        return deadline(self.reference_seconds(op, args), multiple=self.multiple, floor=self.floor, ceiling=ceiling)
+        return deadline(self.reference_seconds(op, args, encoded), multiple=self.multiple, floor=self.floor,
+                        ceiling=ceiling)
 
-    def reference_seconds(self, op: str, args: dict[str, Any]) -> float:
+    def reference_seconds(self, op: str, args: dict[str, Any], encoded: str | None = None) -> float:
         """CPU seconds the reference needs for this call (0 for an operation it cannot run)."""
         if op not in TIMED_OPS:
             return 0.0
-        key = call_key(op, args)
+        key = call_key(op, args, encoded)
         if key not in self.seconds:
             self.seconds[key] = self._time(op, args)
         return self.seconds[key]
