@@ -1,8 +1,10 @@
 """The process that runs student code: JSON requests in, plain JSON values out, nothing trusted.
 
-This file runs inside the sandbox as a plain script (stdlib only),
-never imported by the grader's trusted side. It reads one JSON request per line on standard input
-and writes one JSON reply per line on the file descriptor it was handed. Every value it sends back
+This module runs inside the sandbox (stdlib only; `python -c "import worker; worker.main()"`, so the
+interpreter reads its compiled .pyc from the runtime). The trusted side imports it only to run the same
+operations on the reference in its own process (expected answers, deadlines), never on student code. It
+reads one JSON request per line on standard input and writes one JSON reply per line on the file
+descriptor it was handed. Every value it sends back
 is plain data with the student's types spelled out, so the trusted side can compare strictly; the
 trusted side never believes anything this process says beyond "these are the values".
 """
