@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 
 from grader.grading import expected
 from grader.sandbox.channel import StudentCrash, StudentTimeout
-from grader.sandbox.deadlines import ReferenceClock
+from grader.sandbox.deadlines import ReferenceClock, call_key, call_text
 from grader.sandbox.isolation import choose_level
 from grader.sandbox.process_clock import CallClock
 
@@ -123,3 +124,12 @@ def test_import_time_counts_toward_the_submission_budget(tmp_path, runtime):
     assert outcomes[0] == "crash" and outcomes[-1] == "budget"
     assert outcomes.count("crash") <= 4
     assert time.monotonic() - started < 12
+
+
+def test_a_calls_key_is_the_same_whether_its_arguments_come_encoded_or_not():
+    """The harness encodes a call's arguments once and hands the text down: the key built from it is the text,
+    and the digest, that encoding the whole call would give"""
+    args = {"p1": ["5", "Jo"], "p2": ["K"], "rules": {"face_down": 2}, "trusted": False}
+    encoded = json.dumps(args, sort_keys=True)
+    assert call_text("play_round", encoded) == json.dumps(["play_round", args], sort_keys=True)
+    assert call_key("play_round", args, encoded) == call_key("play_round", args)

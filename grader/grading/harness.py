@@ -18,7 +18,7 @@ import pytest
 
 from ..results import CATEGORY_TITLES
 from ..sandbox.channel import GraderFault, StudentMissing, StudentProblem, StudentRaised, StudentTimeout, Ungradable, WorkerClient
-from ..sandbox.deadlines import ReferenceClock
+from ..sandbox.deadlines import ReferenceClock, call_text
 from ..sandbox.isolation import SandboxSpec
 from . import reproduction
 from .checks import Mismatch, decode, show
@@ -71,7 +71,7 @@ class Student:
     def _call(self, op: str, reproduction: str, timeout: float | None = None, **args: Any) -> Any:
         self.last_call = reproduction
         encoded = json.dumps(args, sort_keys=True)  # once per call: the client uses it for the request too
-        key = f"[{json.dumps(op)}, {encoded}]"
+        key = call_text(op, encoded)
         if key in RECORDER.hung:
             # The very same call already ran out of time in an earlier test: it would again, at the same cost.
             raise StudentTimeout(f"{RECORDER.hung[key]}; the same call, made again here, was not run a second time")

@@ -37,10 +37,15 @@ server hands what one run measured to the runs it forks after it (see grader.gra
 call is timed once per job slot, not once per submission."""
 
 
+def call_text(op: str, encoded: str) -> str:
+    """A call as JSON text, from its arguments already encoded with sorted keys: the very text of
+    json.dumps([op, args], sort_keys=True), without encoding the arguments again."""
+    return f"[{json.dumps(op)}, {encoded}]"
+
+
 def call_key(op: str, args: dict[str, Any], encoded: str | None = None) -> str:
     """A call's identity: its operation and arguments (encoded: args as JSON with sorted keys, if at hand)."""
-    text = f"[{json.dumps(op)}, {encoded}]" if encoded is not None else json.dumps([op, args], sort_keys=True,
-                                                                                    default=str)
+    text = call_text(op, encoded) if encoded is not None else json.dumps([op, args], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

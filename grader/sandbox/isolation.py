@@ -50,7 +50,7 @@ INSIDE_ROOT = "/submission"
 """Where the submission's private copy appears (read-only) inside a namespaced sandbox."""
 
 INSIDE_RUNTIME = "/grader-runtime"
-"""Where the worker script appears inside a namespaced sandbox."""
+"""Where the runtime (the worker module and its .pyc, or Part E's script) appears inside a namespaced sandbox."""
 
 INSIDE_SCRATCH = "/tmp"
 """The one place a namespaced worker may write: a size-limited tmpfs, also its working folder and HOME."""

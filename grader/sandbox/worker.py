@@ -37,7 +37,7 @@ except ImportError:  # an interpreter built without it (or 3.12's _sha2)
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _int, _isinstance, _repr, _getattr = type, len, str, int, isinstance, repr, getattr
-_list, _range, _enumerate, _sum = list, range, enumerate, sum
+_list, _range, _enumerate = list, range, enumerate
 _json_dumps, _json_loads = json.dumps, json.loads
 _random = random
 """The standard library's random, kept even when a student module takes its name."""
