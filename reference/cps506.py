@@ -4,9 +4,9 @@ The assignment deals a permutation of 52 integers, each of 1..13 four times; 1 i
 12 and 13 are J, Q and K. Its published test suites also play small decks (6 cards, 20 cards...) and decks with a
 rank more than four times, so any two or more integers 1..13 play; deck_note says when they are no full deck.
 The reference engine plays it under CPS506_RULES: cards dealt alternately, each on top of the receiving pile; one
-card face down in a war; every won card added to the bottom of the winner's pile highest rank first; a player who
-cannot put a card face down and then turn one face up loses, and the other takes the whole pot, sorted the same
-way. If both run out together, the answer is the whole pot, sorted: every card of the deck.
+card face down in a war, laid only while both players hold a card; every won card added to the bottom of the
+winner's pile highest rank first; a player with no card to lay face down or to turn face up loses, and the other
+adds the cards on the table, sorted the same way, under the cards it holds. If both run out together, the answer is the whole pot, sorted: every card of the deck.
 """
 
 from __future__ import annotations

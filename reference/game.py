@@ -141,10 +141,13 @@ def _fight_war(
     pile2.push(c2)
     played = [c1, c2]
     need = rules.face_down + 1 if rules.short_war == "forfeit" else 1
-    lay_down = rules.short_war == "lay_down"
+    lay_down = rules.short_war in ("lay_down", "lay_down_if_both")
+    none_if_empty = rules.short_war == "lay_down_if_both"
     chain = 1
     while True:
-        if lay_down:  # both place what they have of face_down cards, then whoever has no card to turn up is short
+        if none_if_empty and (p1.is_empty() or p2.is_empty()):  # nobody lays a card down: the empty hand loses
+            p1_short, p2_short = p1.is_empty(), p2.is_empty()
+        elif lay_down:  # both place what they have of face_down cards, then whoever has no card to turn up is short
             down1, down2 = min(rules.face_down, p1.size()), min(rules.face_down, p2.size())
             _lay(p1, p2, pile1, pile2, down1, down2, played)
             p1_short = down1 < rules.face_down or p1.is_empty()

@@ -91,11 +91,17 @@ def test_a_player_whose_last_card_goes_face_down_loses_and_the_winner_takes_the_
     assert (list(first), list(second)) == (["9", "3", "Q", "8", "5", "5"], [])
 
 
-def test_a_player_with_no_card_for_a_war_loses_and_the_winners_face_down_card_joins_the_pot():
-    """Tied 5s on P1's last card: P1 cannot lay a card down; P2 lays its 3, then takes the pot 5 5 3 after its 8."""
+def test_a_player_with_no_card_for_a_war_loses_and_nobody_lays_a_card_face_down():
+    """Tied 5s on P1's last card: nobody lays a card down; P2 keeps its 3 and 8 in order, then adds the table 5 5."""
     first, second = q(), q("3", "8")
     assert resolve_war(first, second, "5", "5", CPS506_RULES) == "P2"
-    assert (list(first), list(second)) == ([], ["8", "5", "5", "3"])
+    assert (list(first), list(second)) == ([], ["3", "8", "5", "5"])
+
+
+def test_a_game_ending_on_a_tie_with_an_empty_hand_gives_the_winners_cards_then_the_sorted_table():
+    """Deck 5 5 13 2 deals P1 K 5 and P2 2 5: K takes 2, then 5 ties 5 with P2 empty; P1's pile is K 2, then 5 5."""
+    assert winner_pile([5, 5, 13, 2]) == [13, 2, 5, 5]
+    assert CPS506_RULES.short_war == "lay_down_if_both"
 
 
 def test_both_running_out_together_gives_the_sorted_pot():

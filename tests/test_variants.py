@@ -43,7 +43,7 @@ def test_the_default_rules_are_the_handouts_in_every_field():
 
 
 def test_the_cps506_preset_is_the_permutation_assignments_rules():
-    """cps506: standard deck, Ace high, dealt on top, 1 down, sorted pick-up, a last card may go face down and lose."""
+    """cps506: standard deck, Ace high, dealt on top, 1 down, sorted pick-up, cards go face down only while both hold one."""
     assert PRESETS["cps506"] == CPS506_RULES
     assert to_plain(CPS506_RULES) == {
         "face_down": 1,
@@ -51,7 +51,7 @@ def test_the_cps506_preset_is_the_permutation_assignments_rules():
         "deck": "standard",
         "high_card": "1",
         "deal": "alternate_on_top",
-        "short_war": "lay_down",
+        "short_war": "lay_down_if_both",
     }
 
 
@@ -351,6 +351,27 @@ def test_lay_down_both_short_together_is_a_draw_and_each_takes_its_pile_back():
     first, second = q("4"), q("6")
     assert resolve_war(first, second, "7", "7", Rules(face_down=1, short_war="lay_down")) == "draw"
     assert (cards(first), cards(second)) == (["4", "7"], ["6", "7"])
+
+
+def test_lay_down_if_both_an_empty_hand_loses_before_anyone_lays_down_where_lay_down_lays_one():
+    """P1 empty at the war: lay_down has P2 lay its 3 into the pot; lay_down_if_both leaves 3 in P2's hand, in order."""
+    first, second = q(), q("3", "8")
+    assert resolve_war(first, second, "7", "7", Rules(face_down=1, collect="sorted", short_war="lay_down")) == "P2"
+    assert cards(second) == ["8", "7", "7", "3"]
+    first, second = q(), q("3", "8")
+    assert resolve_war(first, second, "7", "7", Rules(face_down=1, collect="sorted", short_war="lay_down_if_both")) == "P2"
+    assert cards(second) == ["3", "8", "7", "7"]
+
+
+def test_lay_down_if_both_a_last_card_laid_face_down_still_loses_and_both_empty_is_a_draw():
+    """With both holding a card they lay down as under lay_down: no card left to turn up loses; both empty draws."""
+    rules = Rules(face_down=1, collect="sorted", short_war="lay_down_if_both")
+    first, second = q("8", "9"), q("Q")
+    assert resolve_war(first, second, "5", "5", rules) == "P1"
+    assert (cards(first), cards(second)) == (["9", "Q", "8", "5", "5"], [])
+    first, second = q(), q()
+    assert resolve_war(first, second, "5", "5", rules) == "draw"
+    assert (cards(first), cards(second)) == (["5"], ["5"])
 
 
 def test_the_cps506_preset_sorts_the_pot_with_the_ace_on_top():
