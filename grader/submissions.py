@@ -145,9 +145,10 @@ def _resolved(path: Path) -> Path:
 def _is_one_submission(folder: Path) -> bool:
     """Whether a folder is one student's work rather than a class.
 
-    It is one submission if it is a package, or holds a package or modules (besides tests, docs and the
-    like) and no folder or zip of another student; several packages and nothing else are a class of bare
-    packages, and a package or module among student folders is one more student, not the whole class.
+    It is one submission if it is a package, or holds one package or one module (besides tests, docs and
+    the like) and no folder or zip of another student; several packages and nothing else are a class of
+    bare packages, several modules and no package a class of single-file students, and a package or module
+    among student folders is one more student, not the whole class.
     """
     if (folder / "__init__.py").is_file():
         return True
@@ -168,7 +169,7 @@ def _is_one_submission(folder: Path) -> bool:
                 modules += 1
     if packages + modules == 0:
         return False
-    return students == 0 and packages < 2
+    return students == 0 and (packages == 1 or (packages == 0 and modules == 1))
 
 
 def _holds_python(folder: Path, *, depth: int) -> bool:

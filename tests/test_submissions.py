@@ -110,12 +110,13 @@ def test_a_single_file_is_a_module(tmp_path):
 
 
 def test_a_folder_without_a_package_is_ungradable(tmp_path):
-    """A folder with two loose modules and no package is the student's problem, said in a sentence"""
-    (tmp_path / "frank").mkdir()
-    (tmp_path / "frank" / "a.py").write_text("")
-    (tmp_path / "frank" / "b.py").write_text("")
+    """A student's folder with two loose modules and no package is its problem, said in a sentence (on its
+    own, such a folder is a class of two single-file students)"""
+    (tmp_path / "cls" / "frank").mkdir(parents=True)
+    (tmp_path / "cls" / "frank" / "a.py").write_text("")
+    (tmp_path / "cls" / "frank" / "b.py").write_text("")
     with pytest.raises(SubmissionError, match="no package found"):
-        prepare(discover([tmp_path / "frank"])[0], tmp_path / "work")
+        prepare(discover([tmp_path / "cls"])[0], tmp_path / "work")
 
 
 def test_the_hash_depends_on_content_only(tmp_path):
@@ -326,3 +327,25 @@ def test_clones_of_the_exported_classroom_template_are_a_class(tmp_path):
     assert ([s.student for s in found.submissions], found.skipped) == (["war-alice", "war-bob"], [])
     assert [s.student for s in discover([tmp_path / "class" / "war-bob"])] == ["war-bob"]
     assert prepare(found.submissions[1], tmp_path / "work").package == "starter"
+
+
+def test_a_class_folder_of_single_file_students_is_a_class(tmp_path):
+    """Issue 20 item 2: cls/ann.py and cls/ben.py are two students, each graded as its own module"""
+    (tmp_path / "cls").mkdir()
+    for name in ("ann", "ben"):
+        (tmp_path / "cls" / f"{name}.py").write_text("X = 1\n")
+    found = discover([tmp_path / "cls"])
+    assert [s.student for s in found] == ["ann", "ben"]
+    copy = prepare(found[1], tmp_path / "work")
+    assert (copy.package, copy.files) == ("ben", ("ben.py",))
+
+
+def test_one_module_or_one_package_with_modules_is_still_one_submission(tmp_path):
+    """A single war.py, or a package beside helper modules, stays one student named by the folder"""
+    (tmp_path / "solo").mkdir()
+    (tmp_path / "solo" / "war.py").write_text("X = 1\n")
+    package(tmp_path / "repo")
+    (tmp_path / "repo" / "main.py").write_text("X = 1\n")
+    (tmp_path / "repo" / "helper.py").write_text("X = 1\n")
+    assert [s.student for s in discover([tmp_path / "solo"])] == ["solo"]
+    assert [s.student for s in discover([tmp_path / "repo"])] == ["repo"]
