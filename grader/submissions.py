@@ -122,6 +122,8 @@ def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
             elif child.is_dir() or (child.is_file() and child.suffix in (".zip", ".py")
                                     and child.name not in SKIPPED_NAMES):
                 students.append(Submission(_name(child), child))
+            elif child.is_symlink() and not child.exists():
+                skipped.append(f"{child}: a broken link or a symlink loop, not a student")
             else:
                 skipped.append(f"{child}: not a submission (a student is a folder, a .zip or a .py file)")
         if not students:
@@ -136,9 +138,10 @@ def _is_output_folder(folder: Path) -> bool:
 
 
 def _resolved(path: Path) -> Path:
+    """The path with its links resolved; as given (made absolute) when that fails, as for a symlink loop."""
     try:
         return path.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # Python before 3.13 raises RuntimeError for a symlink loop
         return path.absolute()
 
 

@@ -349,3 +349,13 @@ def test_one_module_or_one_package_with_modules_is_still_one_submission(tmp_path
     (tmp_path / "repo" / "helper.py").write_text("X = 1\n")
     assert [s.student for s in discover([tmp_path / "solo"])] == ["solo"]
     assert [s.student for s in discover([tmp_path / "repo"])] == ["repo"]
+
+
+def test_a_symlink_loop_in_a_class_folder_is_skipped_in_one_line(tmp_path):
+    """Issue 20 item 3: loop -> loop beside a student is named as skipped; the student is still found"""
+    package(tmp_path / "ann")
+    (tmp_path / "loop").symlink_to("loop")
+    found = find_submissions([tmp_path])
+    assert [s.student for s in found.submissions] == ["ann"]
+    assert found.skipped == [f"{tmp_path / 'loop'}: a broken link or a symlink loop, not a student"]
+
