@@ -193,7 +193,11 @@ def _holds_python(folder: Path, *, depth: int) -> bool:
 
 def _name(path: Path) -> str:
     name = path.name[: -len(path.suffix)] if path.suffix in (".zip", ".py") else path.name
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).lstrip(".").rstrip("._") or "student"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).lstrip(".").rstrip("._")[:MAX_NAME] or "student"
+
+
+MAX_NAME = 255
+"""Longest student name: a folder of --out is named by it, and most file systems allow 255 bytes a name."""
 
 
 RESERVED_NAMES = frozenset({"grades.csv", "index.html"})
@@ -201,14 +205,18 @@ RESERVED_NAMES = frozenset({"grades.csv", "index.html"})
 
 
 def _unique(found: list[Submission]) -> list[Submission]:
-    """Distinct names (case apart, as on case-insensitive disks), none of them an output file's name."""
+    """Distinct names (case apart, as on case-insensitive disks), none of them an output file's name.
+
+    A suffix -2, -3... tells a later student from an earlier one, the name cut short to keep within MAX_NAME.
+    """
     taken = set(RESERVED_NAMES)
     result = []
     for submission in found:
         name, count = submission.student, 1
         while name.casefold() in taken:
             count += 1
-            name = f"{submission.student}-{count}"
+            suffix = f"-{count}"
+            name = submission.student[: MAX_NAME - len(suffix)] + suffix
         taken.add(name.casefold())
         result.append(Submission(name, submission.path))
     return result

@@ -48,3 +48,17 @@ def test_a_symlink_loop_in_the_class_folder_is_named_and_the_rest_graded(tmp_pat
     assert f"skipped {klass / 'loop'}: a broken link or a symlink loop" in completed.stderr
     assert students(tmp_path / "out") == ["ann"]
 
+
+def test_two_255_character_names_differing_by_case_are_both_saved_and_kept_on_a_rerun(tmp_path):
+    """Issue 20 item 4: the second name is cut to fit its -2; both results are saved, and a rerun keeps both"""
+    klass, out = tmp_path / "cls", tmp_path / "out"
+    long = "s" * 254
+    for name in (f"{long}A", f"{long}a"):
+        shutil.copytree(CORPUS / "syntax_error", klass / name)
+    expected = [f"{long}A", "s" * 253 + "-2"]
+    first = war_grader("grade", str(klass), "--out", str(out), "--config", str(FAST))
+    assert first.returncode == 0, first.stderr
+    assert students(out) == expected and all((out / name / "results.json").is_file() for name in expected)
+    second = war_grader("grade", str(klass), "--out", str(out), "--config", str(FAST))
+    assert second.returncode == 0, second.stderr
+    assert second.stderr.count("(unchanged since the last run)") == 2

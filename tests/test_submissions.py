@@ -359,3 +359,13 @@ def test_a_symlink_loop_in_a_class_folder_is_skipped_in_one_line(tmp_path):
     assert [s.student for s in found.submissions] == ["ann"]
     assert found.skipped == [f"{tmp_path / 'loop'}: a broken link or a symlink loop, not a student"]
 
+
+def test_255_character_names_differing_by_case_stay_within_255_characters(tmp_path):
+    """Issue 20 item 4: the second of two 255-character names gets -2 in place of its last two characters"""
+    long = "a" * 254
+    package(tmp_path / f"{long}x")
+    package(tmp_path / f"{long}X")
+    names = [s.student for s in discover([tmp_path])]
+    assert names == [f"{long}X", "a" * 253 + "-2"]
+    for name in names:
+        (tmp_path / "out" / name).mkdir(parents=True)  # each can name a folder of --out
