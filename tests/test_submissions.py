@@ -369,3 +369,46 @@ def test_255_character_names_differing_by_case_stay_within_255_characters(tmp_pa
     assert names == [f"{long}X", "a" * 253 + "-2"]
     for name in names:
         (tmp_path / "out" / name).mkdir(parents=True)  # each can name a folder of --out
+
+
+def _bytes_read() -> int:
+    """Bytes this process has read through read() calls so far (Linux's /proc/self/io rchar)."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("rchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no rchar in /proc/self/io")
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").is_file(), reason="needs Linux's /proc/self/io")
+def test_a_3_gib_file_beside_a_package_is_hashed_by_size_not_read(tmp_path):
+    """Issue 20 item 8: a file the grader never copies counts by name and size; its bytes are not read"""
+    source = package(tmp_path / "alice")
+    data = source / "data.bin"
+    try:
+        with data.open("wb") as handle:
+            handle.truncate(3 * 2**30)  # sparse: no disk blocks
+        before = _bytes_read()
+        digest = submission_hash(source)
+        assert _bytes_read() - before < 16 * 2**20
+        with data.open("r+b") as handle:  # same size, other bytes: the grade cannot change, nor the hash
+            handle.seek(2**30)
+            handle.write(b"x")
+        assert submission_hash(source) == digest
+        with data.open("r+b") as handle:  # another size: the hash says the submission changed
+            handle.truncate(3 * 2**30 + 1)
+        assert submission_hash(source) != digest
+    finally:
+        data.unlink(missing_ok=True)
+
+
+def test_a_py_file_is_hashed_by_content_and_a_too_large_one_by_size(tmp_path):
+    """A same-size edit of a copied .py file changes the hash; a .py over the copy limit counts by size"""
+    source = package(tmp_path / "alice")
+    digest = submission_hash(source)
+    (source / "starter" / "__init__.py").write_text("X = 2\n")  # same size as "X = 1\n"
+    assert submission_hash(source) != digest
+    big = source / "starter" / "big.py"
+    big.write_bytes(b"#" * (2 * 2**20))
+    digest = submission_hash(source)
+    big.write_bytes(b"x" * (2 * 2**20))
+    assert submission_hash(source) == digest
