@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -34,30 +35,41 @@ class Setting:
         return f"WAR_GRADER_{self.section}_{self.key}".upper()
 
 
-def _positive(value: Any) -> bool:
-    return value > 0
+def _between(low: float, high: int, *, above: bool = False) -> tuple[Callable[[Any], bool], str]:
+    """A check that a number lies from low (or above it) to high, both finite, and the rule it states."""
+    if above:
+        return (lambda value: low < value <= high), f"> {low:g} and <= {high:d}"
+    return (lambda value: low <= value <= high), f">= {low:g} and <= {high:d}"
 
+
+MAX_POINTS = 1_000_000
+"""Most points a category may carry: enough for any rubric, and the total stays a finite JSON number."""
+
+MAX_SECONDS = 3600
+"""Longest call_timeout, game_timeout and deadline_floor: an hour for one call is past any honest need."""
 
 SETTINGS: tuple[Setting, ...] = (
-    *(Setting("points", category, float, f"points for the {title} category", lambda v: v >= 0, ">= 0")
+    *(Setting("points", category, float, f"points for the {title} category", *_between(0, MAX_POINTS))
       for category, title in CATEGORY_TITLES.items()),
-    Setting("limits", "call_timeout", float, "most seconds for one call into student code", _positive, "> 0"),
-    Setting("limits", "game_timeout", float, "most seconds for a call that plays whole games", _positive, "> 0"),
+    Setting("limits", "call_timeout", float, "most seconds for one call into student code",
+            *_between(0, MAX_SECONDS, above=True)),
+    Setting("limits", "game_timeout", float, "most seconds for a call that plays whole games",
+            *_between(0, MAX_SECONDS, above=True)),
     Setting("limits", "deadline_multiple", float, "a call's deadline is this many times the reference's own time "
             "for the same call (at least deadline_floor, at most call_timeout or game_timeout)",
-            lambda v: v >= 1, ">= 1"),
-    Setting("limits", "deadline_floor", float, "seconds every call may take, however fast the reference is",
-            _positive, "> 0"),
+            *_between(1, 1000)),
+    Setting("limits", "deadline_floor", float, "seconds every call may take, however fast the reference is "
+            "(at most call_timeout and game_timeout)", *_between(0, MAX_SECONDS, above=True)),
     Setting("limits", "submission_timeout", float, "seconds of student code in all, per submission "
-            "(a safety net: max_timeouts is what stops a hanging submission)", _positive, "> 0"),
+            "(a safety net: max_timeouts is what stops a hanging submission)", *_between(0, 86400, above=True)),
     Setting("limits", "max_timeouts", int, "timed-out calls per category before that category's other tests "
-            "are not run", _positive, "> 0"),
-    Setting("limits", "memory_mb", int, "address space of the worker, in MiB", lambda v: v >= 64, ">= 64"),
-    Setting("limits", "file_size_mb", int, "largest file student code may write, in MiB", _positive, "> 0"),
+            "are not run", *_between(1, 1_000_000)),
+    Setting("limits", "memory_mb", int, "address space of the worker, in MiB", *_between(64, 2**20)),
+    Setting("limits", "file_size_mb", int, "largest file student code may write, in MiB", *_between(1, 2**20)),
     Setting("limits", "scratch_mb", int, "MiB student code may write in all (its private /tmp under bwrap and "
-            "unshare)", _positive, "> 0"),
-    Setting("limits", "open_files", int, "open file descriptors of the worker", lambda v: v >= 16, ">= 16"),
-    Setting("limits", "processes", int, "processes for the worker's user", lambda v: v >= 4, ">= 4"),
+            "unshare)", *_between(1, 2**20)),
+    Setting("limits", "open_files", int, "open file descriptors of the worker", *_between(16, 2**20)),
+    Setting("limits", "processes", int, "processes for the worker's user", *_between(4, 2**22)),
     Setting("sandbox", "level", str, "isolation: auto, bwrap, unshare or plain",
             lambda v: v in ("auto", *LEVELS), "one of auto, " + ", ".join(LEVELS)),
     Setting("sandbox", "coverage", bool, "measure which lines of the submission run"),
@@ -109,7 +121,7 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
                 raise ConfigError(f"[{section}] in {origin} should be a table")
             for key, value in table.items():
                 if (section, key) not in known:
-                    raise ConfigError(f"unknown setting {section}.{key} in {origin}")
+                    raise ConfigError(f"unknown setting {section}.{key} in {origin}{_did_you_mean(section, key)}")
                 values[f"{section}.{key}"], sources[f"{section}.{key}"] = value, origin
     for setting in SETTINGS:
         name = f"{setting.section}.{setting.key}"
@@ -121,6 +133,7 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
     for setting in SETTINGS:
         name = f"{setting.section}.{setting.key}"
         values[name] = _checked(setting, values[name], sources[name])
+    _check_floor(values, sources)
     return Config(
         points={category: values[f"points.{category}"] for category in CATEGORY_TITLES},
         call_timeout=values["limits.call_timeout"],
@@ -179,3 +192,33 @@ def _checked(setting: Setting, value: Any, origin: str) -> Any:
     if not setting.check(converted):
         raise ConfigError(f"{name} = {value!r} from {origin} must be {setting.rule}")
     return converted
+
+
+def _did_you_mean(section: str, key: str) -> str:
+    """"; did you mean limits.call_timeout?" for the closest known setting, or nothing if none is close."""
+    keys: dict[str, list[str]] = {}
+    for setting in SETTINGS:
+        keys.setdefault(setting.section, []).append(setting.key)
+    sections = [section] if section in keys else difflib.get_close_matches(section, list(keys), n=1)
+    for near in sections:  # a mistyped key in its section, or the key under a mistyped section
+        close = difflib.get_close_matches(key, keys[near], n=1)
+        if close:
+            return f"; did you mean {near}.{close[0]}?"
+    elsewhere = [name for name, known in keys.items() if key in known]  # a known key in the wrong section
+    return f"; did you mean {elsewhere[0]}.{key}?" if elsewhere else ""
+
+
+def _check_floor(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """deadline_floor may not exceed call_timeout or game_timeout (the ceilings): a ConfigError naming both.
+
+    The shipped floor (0.5 s) left in place under a lower ceiling (--timeout 0.2) is lowered to the ceiling.
+    """
+    floor = values["limits.deadline_floor"]
+    for ceiling in ("limits.call_timeout", "limits.game_timeout"):
+        if floor <= values[ceiling]:
+            continue
+        if sources["limits.deadline_floor"] == "the defaults":
+            floor = values["limits.deadline_floor"] = values[ceiling]
+            continue
+        raise ConfigError(f"limits.deadline_floor = {floor!r} from {sources['limits.deadline_floor']} must be "
+                          f"<= {ceiling} ({values[ceiling]!r} from {sources[ceiling]})")

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from grader.config import SETTINGS, ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_shipped_defaults_give_100_points_over_seven_categories():
@@ -79,3 +85,58 @@ def test_deadlines_scratch_and_plain_have_defaults_and_overrides(tmp_path):
     file.write_text("[limits]\ndeadline_multiple = 0.5\n")
     with pytest.raises(ConfigError, match="limits.deadline_multiple = 0.5 from .* must be >= 1"):
         load_config(file, environ={})
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[limits]\ngame_timeout = inf\n", "limits.game_timeout = inf from {file} must be > 0 and <= 3600"),
+    ("[limits]\ncall_timeout = nan\n", "limits.call_timeout = nan from {file} must be > 0 and <= 3600"),
+    ("[points]\nexhaustion = 1e308\n", "points.exhaustion = 1e+308 from {file} must be >= 0 and <= 1000000"),
+    ("[limits]\nmemory_mb = 1e300\n", "limits.memory_mb = 1e+300 from {file} must be >= 64 and <= 1048576"),
+    ("[limits]\nsubmission_timeout = inf\n", "limits.submission_timeout = inf from {file} must be > 0 and <= 86400"),
+    ("[limits]\ndeadline_floor = 5.0\n",
+     "limits.deadline_floor = 5.0 from {file} must be <= limits.call_timeout (2.0 from the defaults)"),
+    ("[limits]\ncall_timeout = 20.0\ndeadline_floor = 12.0\n",
+     "limits.deadline_floor = 12.0 from {file} must be <= limits.game_timeout (10.0 from the defaults)"),
+])
+def test_an_infinite_huge_or_inverted_value_is_refused_with_its_range(tmp_path, text, message):
+    """Issue 20 item 5: inf, nan, 1e308 points and a floor above its ceiling are one line naming key and range"""
+    file = tmp_path / "grading.toml"
+    file.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(file, environ={})
+    assert str(caught.value) == message.format(file=file)
+
+
+def test_a_lower_call_timeout_lowers_the_shipped_floor_with_it():
+    """--timeout 0.2 under the shipped 0.5 s floor: the floor follows the ceiling instead of refusing the run"""
+    config = load_config(overrides={"limits.call_timeout": 0.2}, environ={})
+    assert (config.call_timeout, config.deadline_floor) == (0.2, 0.2)
+
+
+@pytest.mark.parametrize(("text", "suggestion"), [
+    ("[limits]\ncall_timout = 1\n", "unknown setting limits.call_timout in {file}; did you mean limits.call_timeout?"),
+    ("[limit]\ncall_timeout = 1\n", "unknown setting limit.call_timeout in {file}; did you mean limits.call_timeout?"),
+    ("[points]\nmemory_mb = 5\n", "unknown setting points.memory_mb in {file}; did you mean limits.memory_mb?"),
+    ("[points]\nbonus = 5\n", "unknown setting points.bonus in {file}"),
+])
+def test_an_unknown_setting_suggests_the_nearest_known_one(tmp_path, text, suggestion):
+    """Issue 20 item 5: a misspelt key or section gets a did-you-mean; a key like none gets none"""
+    file = tmp_path / "grading.toml"
+    file.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(file, environ={})
+    assert str(caught.value) == suggestion.format(file=file)
+
+
+
+def test_points_of_1e308_stop_grade_before_anything_is_graded(tmp_path):
+    """war-grader grade with such points: exit 2 and one line naming the key and range, no results.json"""
+    file = tmp_path / "grading.toml"
+    file.write_text("[points]\nexhaustion = 1e308\n")
+    completed = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "tests" / "submissions" / "perfect"),
+                                "--out", str(tmp_path / "out"), "--config", str(file)],
+                               capture_output=True, text=True, timeout=120, cwd=ROOT, env={"PATH": "/usr/bin:/bin"})
+    assert completed.returncode == 2
+    assert completed.stderr.strip().splitlines() == [
+        f"war-grader: points.exhaustion = 1e+308 from {file} must be >= 0 and <= 1000000"]
+    assert not list(tmp_path.glob("out/*/results.json"))
