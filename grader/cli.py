@@ -159,8 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
                               help="a submission (folder, .zip, .py) or a class folder whose child folders, "
                               "zips and .py files are submissions")
     grade_parser.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports)")
-    grade_parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once "
-                              "(default: the number of cores)")
+    grade_parser.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, MAX_JOBS),
+                              help=f"submissions graded at once, 1 to {MAX_JOBS} (default: the number of cores)")
     grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds one call into student "
                               "code may take (grading.toml limits.call_timeout; default 2)")
     grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
@@ -216,6 +216,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _jobs(text: str) -> int:
+    """argparse's reading of --jobs: a whole number from 1 to MAX_JOBS, refused under grade's own usage."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_JOBS}, not {text!r}") from None
+    if not 1 <= jobs <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_JOBS}, not {jobs}")
+    return jobs
+
+
 def _shard(text: str) -> Shard:
     """argparse's reading of --shard I/N."""
     try:
@@ -230,8 +241,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "grade":
-            if not 1 <= args.jobs <= MAX_JOBS:
-                parser.error(f"--jobs must be from 1 to {MAX_JOBS}, not {args.jobs}")
             return _grade_command(args)
         if args.command == "check":
             reference, starter = check(config_path=args.config, sandbox=args.sandbox, quiet=args.json)

@@ -34,7 +34,7 @@ def test_every_command_has_help(command):
     (["grade", "no/such/folder"], "no/such/folder: no such file or folder"),
     (["grade", "README.md"], "a submission is a folder, a .zip or a .py file"),
     (["grade", str(CORPUS / "perfect"), "--config", "missing.toml"], "cannot read the config file"),
-    (["grade", str(CORPUS / "perfect"), "--jobs", "0"], "--jobs must be from 1 to 32, not 0"),
+    (["grade", str(CORPUS / "perfect"), "--jobs", "0"], "argument --jobs: must be from 1 to 32, not 0"),
     (["report", "no/such/out"], "no/such/out"),
 ])
 def test_a_users_mistake_is_one_line_and_status_2(args, message):
@@ -42,6 +42,16 @@ def test_a_users_mistake_is_one_line_and_status_2(args, message):
     completed = war_grader(*args)
     assert completed.returncode == 2
     assert message in completed.stderr and "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize("jobs", ["0", "33", "many"])
+def test_a_bad_jobs_count_shows_grades_own_usage(jobs):
+    """Issue 20 item 6: grade --jobs 0 is refused under `war-grader grade`'s usage, not the top-level one"""
+    completed = war_grader("grade", str(CORPUS / "perfect"), "--jobs", jobs)
+    lines = completed.stderr.splitlines()
+    assert completed.returncode == 2 and "Traceback" not in completed.stderr
+    assert lines[0].startswith("usage: war-grader grade ") and "--jobs JOBS" in completed.stderr
+    assert lines[-1].startswith("war-grader grade: error: argument --jobs: must be ") and "1 to 32" in lines[-1]
 
 
 def test_grade_writes_results_and_prints_json(tmp_path):
