@@ -18,7 +18,7 @@ from .grading.batch import BatchReport, find_class, grade_into
 from .grading.merge import MergeError, merge_shards
 from .grading.runner import GradingError, grade_all, open_batch, scratch_folder
 from .grading.shards import Shard, write_manifest
-from .output import OutputError, batch_students, grades_csv, locked
+from .output import INSTRUCTOR_FOLDER, OutputError, batch_students, grades_csv, locked
 from .part_e.runner import reference_with_tests
 from .report.html import ReportError, render_reports
 from .report.junit import write_junit
@@ -269,7 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _export(args)
         if args.command == "report":
             written = _render(args.out, args.view)
-            print(f"rendered {len(written)} pages in {args.out}/")
+            where = args.out / INSTRUCTOR_FOLDER if args.view == "instructor" else args.out
+            print(f"rendered {len(written)} pages of the {args.view} view in {where}/")
             return EXIT_OK
     except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
@@ -344,12 +345,17 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _render(out: Path, view: str) -> list[Any]:
-    """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv)."""
+    """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv).
+
+    The student view is OUT/index.html and OUT/<student>/report.html; the instructor view goes beside it, to
+    OUT/instructor/index.html and OUT/instructor/<student>/report.html, so neither overwrites the other.
+    """
+    pages = out / INSTRUCTOR_FOLDER if view == "instructor" else None
     try:
         if not out.is_dir():
-            return render_reports(out, view=view)  # its one-line error
+            return render_reports(out, view=view, pages=pages)  # its one-line error
         with locked(out):
-            return render_reports(out, view=view, students=batch_students(out))
+            return render_reports(out, view=view, students=batch_students(out), pages=pages)
     except ReportError as error:
         raise UsageError(str(error)) from None
 

@@ -23,7 +23,7 @@ from typing import Iterator
 
 from .report.input import try_load
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
-from .submissions import OUTPUT_MARKER
+from .submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER
 
 LOCK_NAME = OUTPUT_MARKER
 """The lock file; discovery also knows a folder holding it as an output folder, never a student."""
@@ -72,10 +72,16 @@ class OutputFolder:
         return (self.path / student / "results.json").is_file()
 
     def start_batch(self) -> None:
-        """Remove grades.csv and index.html: from now until the batch ends they would describe another one."""
+        """Remove grades.csv, index.html and the instructor view: from now on they would describe another batch.
+
+        OUT/instructor goes only if it is the instructor view (no results.json of a student in it).
+        """
         for name in CLASS_FILES:
             with contextlib.suppress(FileNotFoundError):
                 (self.path / name).unlink()
+        instructor = self.path / INSTRUCTOR_FOLDER
+        if instructor.is_dir() and not instructor.is_symlink() and not (instructor / "results.json").exists():
+            shutil.rmtree(instructor, ignore_errors=True)
 
     def save(self, result: GradeResult, settings: str) -> None:
         """Save one student's results.json atomically, dropping the report.html of an earlier result first."""

@@ -200,8 +200,12 @@ MAX_NAME = 255
 """Longest student name: a folder of --out is named by it, and most file systems allow 255 bytes a name."""
 
 
-RESERVED_NAMES = frozenset({"grades.csv", "index.html"})
-"""Names of the output folder's own files: a student so named gets a suffix, like a second student of a name."""
+INSTRUCTOR_FOLDER = "instructor"
+"""The output folder's subfolder for the instructor view of the reports (`report OUT --view instructor`)."""
+
+RESERVED_NAMES = frozenset({"grades.csv", "index.html", INSTRUCTOR_FOLDER})
+"""Names of the output folder's own files and folders: a student so named gets a suffix, like a second student of
+a name."""
 
 
 def _unique(found: list[Submission]) -> list[Submission]:

@@ -43,11 +43,13 @@ class UnreadableResults(ReportError):
 # ----------------------------------------------------------------------------------------------- pages
 
 
-def render_reports(out: Path, *, view: str = "student", students: list[str] | None = None) -> list[Path]:
-    """Re-render OUT/<student>/report.html and OUT/index.html from the saved results.json files alone.
+def render_reports(out: Path, *, view: str = "student", students: list[str] | None = None,
+                   pages: Path | None = None) -> list[Path]:
+    """Re-render PAGES/<student>/report.html and PAGES/index.html from the saved results.json files alone.
 
     `students` names the folders to use (the last batch, as grades.csv lists it); None means every
-    <student>/results.json in OUT. Returns the pages written. A results.json that cannot be read is
+    <student>/results.json in OUT. `pages` is where the pages go (default OUT itself; the instructor view
+    goes to OUT/instructor so the students' pages stay). Returns the pages written. A results.json that cannot be read is
     skipped, listed in the index as "results unreadable", and reported by raising UnreadableResults after
     everything else is written.
     """
@@ -72,8 +74,9 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
         if result is None:
             unreadable.append((path, problem))
         else:
-            written.append(_write(path.parent / "report.html", render_student_report(result, view=view)))
-    index = _write(out / "index.html", _render_overview(rows, view=view))
+            page = path.parent if pages is None else pages / path.parent.name
+            written.append(_write(page / "report.html", render_student_report(result, view=view)))
+    index = _write((pages or out) / "index.html", _render_overview(rows, view=view))
     written.append(index)
     if unreadable:
         path, problem = unreadable[0]
