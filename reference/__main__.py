@@ -71,7 +71,8 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--short-war", choices=_dashed(SHORT_WARS),
                        help="forfeit: too few cards for a war loses at once (handout, dsl); play-out: place what you "
                             "have but your last card, lose only with no card to turn face up; lay-down: place what "
-                            "you have face down, lose with no card left to turn face up (cps506, skiena)")
+                            "you have face down, lose with no card left to turn face up (skiena); lay-down-if-both: the "
+                            "same, but with no card at all you lose before anyone lays one down (cps506)")
 
 
 def _rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Rules:
