@@ -21,6 +21,7 @@ import pytest
 from grader.cli import main
 from grader.export import classroom
 from grader.export.classroom import ExportError, export_classroom
+from grader.export.public_tests import public_digests
 from isolated_venv import make_venv, pytest_only
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -344,7 +345,7 @@ def test_every_public_test_has_a_category_and_every_category_key_a_test():
 def test_the_shipped_digests_of_the_public_tests_are_current():
     """grader/export/public_tests.json (how Part E tells the template's public tests from a student's) holds the
     digests of the files the export writes now: `python -m grader.export.classroom` rewrites it."""
-    assert sorted(classroom.public_test_digests()) == classroom.current_digests()
+    assert sorted(public_digests()) == classroom.current_digests()
 
 
 def test_exporting_into_a_folder_that_has_files_is_refused(tmp_path, capsys):
@@ -354,3 +355,60 @@ def test_exporting_into_a_folder_that_has_files_is_refused(tmp_path, capsys):
     assert main(["export", "classroom", str(tmp_path / "t")]) == 2
     assert "already exists" in capsys.readouterr().err
     assert (tmp_path / "t" / "keep.txt").read_text() == "mine"
+
+
+# -- a Classroom clone, graded: the template's public tests are not the student's Part E tests --------------
+
+OWN_TESTS = {
+    "starter/test_war.py": "from starter import Queue, play_round\n\n\ndef test_the_joker_beats_a_king():\n"
+                           "    p1, p2 = Queue(), Queue()\n    p1.enqueue(\"Jo\")\n    p2.enqueue(\"K\")\n"
+                           "    assert play_round(p1, p2) == \"P1\"\n",
+    "tests/test_my_war.py": "from starter import play_game\n\n\ndef test_a_full_game_keeps_every_card():\n"
+                            "    game = play_game(seed=3)\n    assert game.p1_cards + game.p2_cards == 54\n",
+}
+"""Two test files of a student's own: the skeleton rewritten, and one in tests/ beside the public ones."""
+
+
+def classroom_clone(tmp_path: Path) -> Path:
+    """A clone of the exported template with the package filled in from the corpus's perfect submission."""
+    repo = student_repository(tmp_path, "student")
+    for module in (PROJECT / "tests" / "submissions" / "perfect" / "starter").glob("*.py"):
+        shutil.copyfile(module, repo / "starter" / module.name)
+    return repo
+
+
+def test_a_classroom_clone_lists_only_the_students_own_tests(tmp_path):
+    """Graded, a clone holding the template's public tests and two tests of the student's own shows exactly those
+    two under "Each of your tests" (and in results.json), and no "[no-example]" row."""
+    repo = classroom_clone(tmp_path)
+    for name, text in OWN_TESTS.items():
+        (repo / name).write_text(text)
+    assert main(["grade", str(repo), "--out", str(tmp_path / "reports"), "--jobs", "1"]) == 0
+    results = json.loads((tmp_path / "reports" / "student" / "results.json").read_text())
+    ids = [test["id"] for test in results["extra_data"]["student_tests"]["tests"]]
+    assert ids == ["starter/test_war.py::test_the_joker_beats_a_king",
+                   "tests/test_my_war.py::test_a_full_game_keeps_every_card"]
+    report = (tmp_path / "reports" / "student" / "report.html").read_text()
+    table = report[report.index("Each of your tests"):]
+    rows = re.findall(r'<th scope="row"><code>(.*?)</code>', table[:table.index("</table>")])
+    assert rows == ids
+    assert "no-example" not in report and "no-example" not in json.dumps(results)
+
+
+def test_public_test_files_are_known_by_their_content_not_their_name(tmp_path):
+    """Unchanged public test files are not the student's wherever they sit (CRLF line endings too); one the
+    student edited is theirs, with the public helpers it imports; a file of theirs named like a public one too."""
+    from grader.submissions import Submission, prepare
+
+    repo = classroom_clone(tmp_path)
+    contract = repo / "tests" / "contract"
+    (contract / "test_cards.py").write_text((contract / "test_cards.py").read_text() + "\n\ndef test_extra():\n"
+                                            "    assert True\n")
+    (repo / "tests" / "test_structures.py").write_bytes((contract / "test_structures.py").read_bytes()
+                                                        .replace(b"\n", b"\r\n"))
+    (repo / "test_play_round.py").write_text("def test_mine():\n    assert True\n")
+    copy = prepare(Submission("student", repo), tmp_path / "copy")
+    assert copy.tests == ("starter/test_war.py", "test_play_round.py", "tests/contract/test_cards.py")
+    assert (copy.root / "tests" / "contract" / "helpers.py").is_file()
+    assert not (copy.root / "tests" / "contract" / "test_resolve_war.py").exists()
+    assert not (copy.root / "tests" / "test_structures.py").exists()

@@ -12,18 +12,17 @@ counts nothing. The hidden suites never go in.
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
 import re
 import shlex
 import shutil
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib.resources import files
 from pathlib import Path
 
 from ..config import load_config
 from ..results import CATEGORY_TITLES
+from .public_tests import DIGESTS_FILE, content_digest
 from .templating import render
 
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2"
@@ -92,11 +91,6 @@ HANDOUT_ASSIGNMENT = 'HANDOUT = Path(__file__).resolve().parents[2] / "README.md
 
 EXAMPLE_HEADING = re.compile(r"^#+ (.+)\n(?:(?!#).*\n)*?```war-example", re.MULTILINE)
 """A worked example's heading: the heading line above a war-example block (its test's parameter id)."""
-
-PUBLIC_DIGESTS = "public_tests.json"
-"""The sha256 digests of the public test files as the export writes them and as tests/contract holds them,
-shipped with the grader (which has no tests/contract when installed) so Part E can tell them from a
-student's own tests by content."""
 
 
 class ExportError(ValueError):
@@ -205,21 +199,11 @@ def public_files() -> dict[str, str]:
     return written
 
 
-def public_test_digests() -> frozenset[str]:
-    """The digests of the public files shipped with the grader (public_tests.json): every file of
-    tests/contract/ as the template holds it and as the checkout holds it. A test keeps them current."""
-    return frozenset(json.loads(files("grader.export").joinpath(PUBLIC_DIGESTS).read_text(encoding="utf-8")))
-
-
 def current_digests() -> list[str]:
-    """What public_tests.json should hold, from the checkout (`python -m grader.export.classroom` writes it)."""
+    """What public_tests.json should hold, from the checkout (`python -m grader.export.classroom` writes it):
+    every file of tests/contract/ as the template holds it and as the checkout holds it."""
     texts = [*public_files().values(), *(file.read_text(encoding="utf-8") for file in sorted(CONTRACT.glob("*.py")))]
     return sorted({content_digest(text) for text in texts})
-
-
-def content_digest(text: str) -> str:
-    """A file's digest, blind to line endings (a clone on Windows may check files out with CRLF)."""
-    return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
 def _test_functions(file: Path) -> list[str]:
@@ -246,4 +230,4 @@ def _point_at_readme(text: str, file: Path) -> str:
 
 
 if __name__ == "__main__":
-    Path(__file__).with_name(PUBLIC_DIGESTS).write_text(json.dumps(current_digests(), indent=1) + "\n")
+    Path(__file__).with_name(DIGESTS_FILE).write_text(json.dumps(current_digests(), indent=1) + "\n")
