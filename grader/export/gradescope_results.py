@@ -133,7 +133,8 @@ def _scenario_output(test: TestResult, verdicts: list[str]) -> str:
     if not verdicts:
         return _text(test.sentence)
     caught = sum(line.startswith("- caught") for line in verdicts)
-    return f"Your valid tests caught {caught} of {len(verdicts)} buggy versions of this scenario:\n\n" + "\n".join(verdicts)
+    head = f"Your valid tests caught {caught} of {len(verdicts)} buggy versions of this scenario:"
+    return head + "\n\n" + "\n".join(verdicts)
 
 
 def _summary(result: GradeResult) -> str:
