@@ -4,9 +4,9 @@
 
 The settings are ROOT/source/grading.toml. results.json is written for students to read (gradescope_results):
 Markdown outputs, replay lines in each visible failure, hidden tests named by their rule. A submission that
-cannot be graded still gets a results.json
-(score 0 and the reason, shown to the student). A fault of the grader's writes none and exits 1, so that
-Gradescope marks the run as failed for the instructor instead of recording a 0.
+cannot be graded still gets a results.json (score 0 and the reason, shown to the student). A fault of the
+grader's writes none and exits 1, so that Gradescope marks the run as failed for the instructor instead of
+recording a 0.
 """
 
 from __future__ import annotations
