@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from . import __version__
 from .config import Config, ConfigError, load_config
-from .export.classroom import UNITS, ExportError, export_classroom
+from .export.classroom import ExportError, export_classroom
 from .export.gradescope import export_gradescope
 from .grading.batch import BatchReport, find_class, grade_into
 from .grading.merge import MergeError, merge_shards
@@ -200,14 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
     classroom_parser = targets.add_parser("classroom", help="a GitHub Classroom template repository",
                                           description="Write a template repository: the starter package, "
                                           "ASSIGNMENT.md as README.md, the public tests (plain pytest against "
-                                          "./starter) and an autograding workflow. No hidden suite goes in.")
+                                          "./starter) and an autograding workflow with a step per category of "
+                                          "the grade. No hidden suite goes in.")
     classroom_parser.add_argument("folder", type=Path, metavar="DIR", help="a new or empty folder")
-    classroom_parser.add_argument("--per", choices=UNITS, default="category", help="one graded workflow step per "
-                                  "public test file (category, 10 points each) or per test function (test, 1 point "
-                                  "each); default category")
-    classroom_parser.add_argument("--weights", type=Path, metavar="FILE", help='a TOML file whose [weights] table '
-                                  'gives points by test file ("test_cards.py" = 15) or function '
-                                  '("test_cards.py::test_name" = 2)')
+    classroom_parser.add_argument("--config", type=Path, help="your grading.toml: each category's points become its "
+                                  "workflow step's (default: the built-in settings)")
     gradescope_parser = targets.add_parser("gradescope", help="a Gradescope autograder zip",
                                            description="Write Gradescope's autograder format: setup.sh, "
                                            "run_autograder, the grader as a bundled wheel and your settings.")
@@ -329,7 +326,7 @@ def _export(args: argparse.Namespace) -> int:
     """export classroom DIR / export gradescope FILE.zip, with a line saying what was written."""
     try:
         if args.target == "classroom":
-            steps = export_classroom(args.folder, unit=args.per, weights=args.weights)
+            steps = export_classroom(args.folder, config_path=args.config)
         else:
             written = export_gradescope(args.zip, config_path=args.config)
     except OSError as error:

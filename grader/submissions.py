@@ -324,24 +324,39 @@ def is_test_file(path: str) -> bool:
 
 
 def copy_tests_beside(folder: Path, root: Path) -> tuple[str, ...]:
-    """Copy the test_*.py files beside the package and the .py files of a tests/ folder there (but not the public
-    tests/contract/); the test files' paths."""
+    """Copy the test_*.py files beside the package and the .py files of a tests/ folder there; the test files'
+    paths. The course's public test files, unchanged (known by content: a Classroom clone's tests/contract/, a
+    copy of this repository's), are not the student's and are left out, with the public helpers beside them
+    unless a test of the student's sits there too; a public test file the student edited is theirs."""
     found = [child for child in sorted(folder.glob("test_*.py"))]
     if (folder / "tests").is_dir() and not (folder / "tests").is_symlink():
-        # tests/contract/ is the course's public contract, handed out with the starter: not the student's tests
-        found += sorted(path for path in (folder / "tests").rglob("*.py") if "__pycache__" not in path.parts
-                        and path.relative_to(folder).parts[:2] != ("tests", "contract"))
+        found += sorted(path for path in (folder / "tests").rglob("*.py") if "__pycache__" not in path.parts)
+    usable = [file for file in found if not (file.name in SKIPPED_NAMES
+                                             or any(part.startswith(".") for part in file.relative_to(folder).parts)
+                                             or _behind_symlink(folder, file) or not file.is_file())]
+    public = {file for file in usable if _is_public_file(file)}
+    theirs = {file.parent for file in usable if is_test_file(file.name) and file not in public}
     copied: list[str] = []
-    for file in found:
-        relative = file.relative_to(folder)
-        if (file.name in SKIPPED_NAMES or any(part.startswith(".") for part in relative.parts)
-                or _behind_symlink(folder, file) or not file.is_file()):
+    for file in usable:
+        if file in public and (is_test_file(file.name) or file.parent not in theirs):
             continue
         if len(copied) >= MAX_FILES:
             raise SubmissionError(f"more than {MAX_FILES} test files")
+        relative = file.relative_to(folder)
         _copy_file(file, root / relative)
         copied.append(relative.as_posix())
     return tuple(path for path in copied if is_test_file(path))
+
+
+def _is_public_file(file: Path) -> bool:
+    """One of the course's public test files (or their helpers), unchanged."""
+    from .export.public_tests import MAX_BYTES, is_public
+
+    try:
+        with file.open("rb") as handle:
+            return is_public(handle.read(MAX_BYTES + 1))
+    except OSError:
+        return False
 
 
 def _descend(folder: Path) -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,6 +52,11 @@ def check_gradescope_results(data: dict[str, Any]) -> None:
         assert (test["status"] == "passed") == (test["score"] == test["max_score"])
     if data["tests"]:  # the top-level score overrides the tests' sum on Gradescope; ours is it, to 2 decimals
         assert abs(sum(test["score"] for test in data["tests"]) - data["score"]) <= 0.005 + 1e-9
+
+
+def unescaped(markdown: str) -> str:
+    """Markdown text with its backslash escapes undone: the text a student reads."""
+    return re.sub(r"\\([\\`*_\[\]<>#+!|~])", r"\1", markdown)
 
 
 def unpack(archive: Path, folder: Path) -> None:
@@ -122,8 +128,63 @@ def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(autog
     check_gradescope_results(data)
     assert data["score"] == EXPECTED["collects_opponent_first"]["score"]
     assert any(test["status"] == "failed" for test in data["tests"])
-    assert {test["name"] for test in data["tests"] if test["visibility"] == "hidden"}
-    assert f"{data['score']:g} / 100" in done.stdout
+    assert data["extra_data"]["hidden_tests"] and f"{data['score']:g} / 100" in done.stdout
+
+
+def test_a_failing_visible_test_shows_its_sentence_difference_and_replay_lines_in_output(autograder):
+    """Gradescope shows `output`, never extra_data: each visible failure's output holds its sentence, the rule,
+    expected and actual, and every line that replays it, as Markdown with the replay in a code block."""
+    done = run_autograder(autograder, "collects_opponent_first")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    failed = [test for test in data["tests"] if test["status"] == "failed" and test["tags"] != ["student_tests"]
+              and test.get("extra_data", {}).get("reproduction")]
+    assert failed and data["output_format"] == "md"
+    for test in failed:
+        extra, output = test["extra_data"], test["output"]
+        assert test["visibility"] == "visible" and test["output_format"] == "md"
+        assert all(line in output for line in extra["reproduction"].splitlines())
+        assert "```python\n" + extra["reproduction"].splitlines()[0] in output and "Replay it" in output
+        text = unescaped(output)
+        assert extra["rule"] in text and extra["sentence"] in text
+        if extra["difference"]:
+            assert repr(extra["difference"]["expected"][0]) in output and "actual:" in output
+
+
+def test_hidden_tests_are_named_by_their_rule_and_their_inputs_withheld(autograder):
+    """No hidden test's name, id or replay line reaches a student-visible entry; each rule it checks does, with
+    the points and outcome of its tests, and the score still adds up."""
+    done = run_autograder(autograder, "collects_opponent_first")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    hidden = data["extra_data"]["hidden_tests"]
+    assert hidden and all(test["visibility"] != "hidden" for test in data["tests"])
+    shown = json.dumps([{key: test[key] for key in ("name", "output")} for test in data["tests"]]) + data["output"]
+    for test in hidden:
+        assert test["extra_data"]["id"] not in shown and test["name"] not in shown
+        for line in test["extra_data"]["reproduction"].splitlines():
+            assert json.dumps(line)[1:-1] not in shown
+        rule_entries = [entry for entry in data["tests"] if test["extra_data"]["rule"] in entry["name"]]
+        assert rule_entries and "never its inputs" in rule_entries[0]["output"]
+    assert any(entry["status"] == "failed" and "hidden test" in entry["name"] for entry in data["tests"])
+
+
+def test_part_e_verdicts_and_an_invalid_tests_reason_reach_the_student(autograder):
+    """tests_invalid: every buggy version, caught or missed, is listed under its scenario, and the invalid test's
+    reason is in the top-level output's table of the student's tests."""
+    done = run_autograder(autograder, "tests_invalid")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    check_gradescope_results(data)
+    part_e = data["extra_data"]["student_tests"]
+    scenarios = "\n".join(test["output"] for test in data["tests"] if test["tags"] == ["student_tests"])
+    for chaff in part_e["chaffs"]:
+        verdict = ("- caught: " if chaff["caught"] else "- missed: ") + chaff["misconception"]
+        assert verdict in unescaped(scenarios)
+    invalid = [test for test in part_e["tests"] if not test["valid"]]
+    assert invalid and "Each of your tests" in data["output"]
+    for test in invalid:
+        assert f"`{test['id']}` | no: {test['reason']}" in unescaped(data["output"])
 
 
 def test_an_ungradable_submission_still_gets_results_with_its_reason(autograder):
@@ -146,3 +207,33 @@ def test_a_bad_setting_fails_the_export_not_the_upload(tmp_path, capsys):
     bad.write_text("[limits]\ncall_timeout = -1\n")
     assert main(["export", "gradescope", str(tmp_path / "a.zip"), "--config", str(bad)]) == 2
     assert "call_timeout" in capsys.readouterr().err and not (tmp_path / "a.zip").exists()
+
+
+def test_text_from_a_submission_cannot_shape_the_gradescope_page():
+    """An exception message or printed output with backtick fences and HTML stays inside its code block; a
+    sentence quoting student values is escaped, so no markup of the student's renders."""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.results import CategoryScore, ExceptionInfo, GradeResult, TestResult
+
+    hostile = "````\n</pre><script>alert(1)</script> **bold** [link](http://x)"
+    test = TestResult(id="test_x.py::test_y", name="a test", category="normal_rounds", score=0, max_score=1,
+                      outcome="error", hidden=False, sentence=f"your code raised {hostile}",
+                      exception=ExceptionInfo("ValueError", hostile, ""), output=hostile,
+                      reproduction="print(1)")
+    result = GradeResult(student="s", outcome="graded", reason="", score=0, max_score=1,
+                         categories=[CategoryScore("normal_rounds", "Normal rounds", 0, 1)], tests=[test],
+                         sha256="", grader_version="", sandbox="bwrap", sandbox_warning="", graded_at="",
+                         execution_time=0)
+    output = gradescope_results(result)["tests"][0]["output"]
+    outside, inside = [], []
+    fence = None
+    for line in output.splitlines():
+        opening = re.match(r"(`{3,})", line)
+        if fence is None and opening:
+            fence = opening.group(1)
+        elif fence is not None and line == fence:
+            fence = None
+        else:
+            (outside if fence is None else inside).append(line)
+    assert fence is None and "````" in "\n".join(inside) and "<script>" in "\n".join(inside)
+    assert "<script>" not in "\n".join(outside) and "\\<script\\>" in output and "\\*\\*bold\\*\\*" in output

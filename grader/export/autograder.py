@@ -2,9 +2,11 @@
 
     python -m grader.export.autograder ROOT     # ROOT is /autograder on Gradescope
 
-The settings are ROOT/source/grading.toml. A submission that cannot be graded still gets a results.json
-(score 0 and the reason, shown to the student). A fault of the grader's writes none and exits 1, so that
-Gradescope marks the run as failed for the instructor instead of recording a 0.
+The settings are ROOT/source/grading.toml. results.json is written for students to read (gradescope_results):
+Markdown outputs, replay lines in each visible failure, hidden tests named by their rule. A submission that
+cannot be graded still gets a results.json (score 0 and the reason, shown to the student). A fault of the
+grader's writes none and exits 1, so that Gradescope marks the run as failed for the instructor instead of
+recording a 0.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from pathlib import Path
 
 from ..config import ConfigError, load_config
 from ..grading.runner import GradingError, grade_all, open_batch, scratch_folder
-from ..results import GradeResult, write_results
+from ..results import GradeResult
 from ..sandbox.isolation import SandboxError, choose_level
 from ..submissions import Submission
+from .gradescope_results import write_gradescope_results
 
 STUDENT = "submission"
 """The name results.json gives the student (Gradescope knows who it is)."""
@@ -30,7 +33,7 @@ def grade_autograder_root(root: Path) -> GradeResult:
     with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
         [result] = grade_all([Submission(STUDENT, root / "submission")], batch, jobs=1)
     if result.outcome != "grader_fault":
-        write_results(result, root / "results" / "results.json")
+        write_gradescope_results(result, root / "results" / "results.json")
     return result
 
 

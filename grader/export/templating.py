@@ -11,11 +11,12 @@ import jinja2
 
 @cache
 def _environment() -> jinja2.Environment:
-    """Templates beside the code; no HTML here, so no HTML escaping: values go through the yaml filter."""
+    """Templates beside the code; no HTML here, so no HTML escaping: values go through the yaml or python filter."""
     environment = jinja2.Environment(loader=jinja2.PackageLoader("grader.export"), autoescape=False,
                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                                      trim_blocks=True, lstrip_blocks=True)
     environment.filters["yaml"] = _yaml_string
+    environment.filters["python"] = repr
     return environment
 
 
