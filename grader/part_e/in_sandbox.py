@@ -193,9 +193,11 @@ class _Recorder:
 
 
 def _arguments(command: dict[str, Any]) -> list[str]:
-    """pytest's arguments: our empty ini, the copy as rootdir, no conftest, no capture, the student's files."""
+    """pytest's arguments: our empty ini, the copy as rootdir (and confcutdir: pytest then lists no folder above
+    it, which the sandbox's uid may not list at the uid level), no conftest, no capture, the student's files."""
     root = command["root"]
-    return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--noconftest", "-q", "-s",
+    return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--confcutdir", root, "--noconftest",
+            "-q", "-s",
             *[option for name in DISABLED_PLUGINS for option in ("-p", f"no:{name}")],
             *[os.path.join(root, file) for file in command["files"]]]
 
