@@ -30,7 +30,7 @@ WARNINGS = {
     "bwrap": "",
     "unshare": "",
     "uid": "no namespaces in this container: student code ran as a uid of its own, with the grader's files "
-           "unreadable to it and the network refused, but it could see the host's processes and its /tmp",
+           "unreadable to it, but it could see the container's processes and its /tmp",
     "plain": "only resource limits applied (sandbox.allow_plain): the submission could read the hidden "
              "suites and the reference, and reach the network; install bubblewrap for full isolation",
 }
