@@ -143,3 +143,36 @@ def test_the_gradescope_autograder_in_a_container(autograder, name):  # noqa: F8
     if name == "tests_thorough":
         assert data["score"] == 100
     assert not (autograder / "source").stat().st_mode & 0o007  # the wheel and settings sealed from student code
+
+
+MARKER_TEST = '''
+import os
+import tempfile
+
+
+def test_no_run_finds_what_an_earlier_run_left():
+    for folder in {"/tmp", "/var/tmp", "/dev/shm", tempfile.gettempdir()}:
+        path = os.path.join(folder, "war-grader-marker-TOKEN")
+        assert not os.path.exists(path)
+        with open(path, "w") as handle:
+            handle.write("seen")
+'''
+
+
+def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(tmp_path):
+    """/tmp is the container's: what a run's uid left there or in its scratch is gone before the next run"""
+    from grader.config import load_config
+    from grader.part_e.runner import grade_student_tests, make_runtime
+    from grader.submissions import Submission, prepare
+
+    tmp_path.chmod(0o711)
+    student = tmp_path / "student"
+    shutil.copytree(CORPUS / "perfect", student)
+    (student / "test_marker.py").write_text(MARKER_TEST.replace("TOKEN", tmp_path.name))  # not an older run's
+    (tmp_path / "work").mkdir(mode=0o711)
+    copy = prepare(Submission("student", student), tmp_path / "work" / "copy")
+    config = load_config(SETTINGS, {"sandbox.level": "uid"})
+    result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests, package_files=copy.files,
+                                 runtime=make_runtime(tmp_path / "runtime"), config=config, slot=0)
+    [test] = result.tests
+    assert (test.own_outcome, test.valid) == ("passed", True), test.reason
