@@ -4,10 +4,11 @@ There bubblewrap and unshare fail (no CAP_SYS_ADMIN; unshare, setns and clone wi
 barrier is the uid: student code runs as the unprivileged uid of its job slot (the run's uid block, as at the
 other levels), with the resource limits of every level, in a scratch folder of its own, from a world-readable
 runtime (the worker or Part E's script, with the pytest they need) and an interpreter any user can run. Everything
-secret, the grader (suites, wheats, chaffs, settings), the reference and the source checkout they came from, is
-made unreadable to every other user and checked, as one of those uids, before the first submission: the level
-refuses in one line when it cannot be. The network is taken away with a seccomp filter (socket() for anything
-but AF_UNIX fails) where the kernel allows one.
+secret, the grader (suites, wheats, chaffs, settings), the reference and the source checkout they came from,
+plus what the caller names (Gradescope's source folder; the class's submissions and OUT), is made unreadable to
+every other user and checked, as one of those uids, before the first submission: the level refuses in one line
+when it cannot be. The network is taken away with a seccomp filter (socket() for anything but AF_UNIX, and
+io_uring, fail) where the kernel allows one.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 from . import seccomp_bpf
-from .isolation import SandboxError, uid_block
+from .isolation import UID_BLOCK, SandboxError, choose_python, uid_block
 
 LEVEL = "uid"
 
@@ -32,24 +33,17 @@ def works() -> bool:
     """Whether this machine can run the level: root (to switch uids), setpriv, and an interpreter any user can run."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         return False
-    from .isolation import choose_python
     try:
         python, _ = choose_python(LEVEL, True)
     except SandboxError:
         return False
-    uid = uid_block() + (uid_block_size() - 1)
+    uid = uid_block() + UID_BLOCK - 1
     try:
         return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs",
                                "--", python, "-I", "-S", "-c", "pass"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, timeout=20, check=False, cwd="/").returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
-
-
-def uid_block_size() -> int:
-    """The uids one run holds (isolation.UID_BLOCK)."""
-    from .isolation import UID_BLOCK
-    return UID_BLOCK
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,7 +90,7 @@ def seal(extra: tuple[str, ...] = ()) -> None:
             for folder, dirs, files in os.walk(root):
                 dirs[:] = [name for name in dirs if name not in IGNORED and not (name == ".git" and folder != str(root))]
                 probes.extend(os.path.join(folder, name) for name in [*dirs, *files])
-    readable = readable_by(uid_block() + uid_block_size() - 1, probes)
+    readable = readable_by(uid_block() + UID_BLOCK - 1, probes)
     if readable:
         raise SandboxError(f"the uid sandbox cannot hide {readable[0]} from student code (its uid can read it): "
                            "make the grader's files readable by root alone, or run where bubblewrap works")
