@@ -23,7 +23,7 @@ from .part_e.runner import reference_with_tests
 from .report.html import ReportError, render_reports
 from .report.junit import write_junit
 from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
-from .sandbox.isolation import MAX_JOBS, SandboxError, choose_level
+from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError, choose_level
 from .submissions import Submission, UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds one call into student "
                               "code may take (grading.toml limits.call_timeout; default 2)")
     grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
-    grade_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"),
+    grade_parser.add_argument("--sandbox", choices=("auto", *LEVELS),
                               help="isolation level (grading.toml sandbox.level; default auto)")
     grade_parser.add_argument("--force", action="store_true", help="regrade every student, even those whose "
                               "saved result still stands (same submission, grader and settings)")
@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        description="Grade the reference (must score full marks) and the starter "
                                        "(must score 0) through the real sandbox.")
     check_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
-    check_parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "plain"))
+    check_parser.add_argument("--sandbox", choices=("auto", *LEVELS))
     check_parser.add_argument("--json", action="store_true", help="print both scores as JSON")
 
     report_parser = commands.add_parser("report", help="re-render the HTML reports from saved results",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from grader.sandbox.channel import Deadlines, WorkerClient
-from grader.sandbox.isolation import LEVELS, Limits, level_works, make_runtime, make_spec
+from grader.sandbox.isolation import LEVELS, NAMESPACED, Limits, level_works, make_runtime, make_spec
 
 PROBE = '''
 def shuffle(deck, seed=None):
@@ -35,7 +35,7 @@ LEVEL_PARAMS = [pytest.param(level, marks=pytest.mark.skipif(not available(level
                 for level in LEVELS]
 """Every sandbox level, skipped where it cannot run."""
 
-NAMESPACED_PARAMS = [param for param in LEVEL_PARAMS if param.values[0] != "plain"]
+NAMESPACED_PARAMS = [param for param in LEVEL_PARAMS if param.values[0] in NAMESPACED]
 """The levels with a file system of their own."""
 
 

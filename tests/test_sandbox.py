@@ -14,7 +14,7 @@ import pytest
 from grader.sandbox.channel import StudentCrash, StudentRaised, StudentTimeout, Ungradable, WorkerClient
 from grader.sandbox.isolation import LEVELS, choose_level, finish_runtime, level_works, processes_of
 
-from sandbox_probe import LEVEL_PARAMS, PROBE, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
+from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
@@ -114,7 +114,7 @@ def test_student_code_cannot_write_outside_its_copy(tmp_path, runtime, level):
             target.unlink()
 
 
-@pytest.mark.parametrize("level", [level for level in LEVEL_PARAMS if level.values[0] != "plain"])
+@pytest.mark.parametrize("level", NAMESPACED_PARAMS)
 def test_student_code_has_no_network(tmp_path, runtime, level):
     """bwrap and unshare give the worker a network namespace with nothing in it"""
     client = probe_client(tmp_path, runtime, level)

@@ -30,7 +30,7 @@ def grade_autograder_root(root: Path) -> GradeResult:
     config_path = root / "source" / "grading.toml"
     config = load_config(config_path if config_path.is_file() else None)
     choose_level(config.sandbox, allow_plain=config.allow_plain)
-    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
+    with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=(root / "source",)) as batch:
         [result] = grade_all([Submission(STUDENT, root / "submission")], batch, jobs=1)
     if result.outcome != "grader_fault":
         write_gradescope_results(result, root / "results" / "results.json")

@@ -92,7 +92,8 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
             progress(result, False)
 
         if todo:
-            with guarded(), scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
+            with guarded(), scratch_folder() as scratch, open_batch(config, Path(scratch),
+                                                                secrets=(out, *(item.path for item in todo))) as batch:
                 grade_all(todo, batch, jobs=jobs, on_result=save)
         ordered = [results[submission.student] for submission in submissions]
         report = BatchReport(ordered, kept=len(submissions) - len(todo))

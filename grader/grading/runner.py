@@ -27,7 +27,8 @@ from ..part_e.results import StudentTestsResult
 from ..part_e.runner import open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
 from ..results import GradeResult
-from ..sandbox.isolation import SandboxError, make_runtime, make_spec
+from ..sandbox import uid_level
+from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_spec
 from ..sandbox.process_tree import kill_descendants
 from ..submissions import Submission, SubmissionError, prepare, submission_hash
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
@@ -170,9 +171,34 @@ def suite_args(config: Config) -> list[str]:
 
 
 @contextlib.contextmanager
-def open_batch(config: Config, work: Path) -> Iterator[Batch]:
+def open_batch(config: Config, work: Path, *, secrets: tuple[Path, ...] = ()) -> Iterator[Batch]:
     """Start the first job slot's suite server, which collects the suites and lists them (the manifest), and
-    build the shared worker runtime in work; stop the servers at the end."""
+    build the shared worker runtime in work; stop the servers at the end.
+
+    At the uid level (no namespaces) the grader's files and secrets (more folders to hide, such as
+    Gradescope's source folder) are sealed from student code first, and everything the batch writes is
+    private to root (umask 077) unless it is made for the workers (their copies, runtimes and scratch)."""
+    with _private_files(config, secrets):
+        with _opened_batch(config, work) as batch:
+            yield batch
+
+
+@contextlib.contextmanager
+def _private_files(config: Config, secrets: tuple[Path, ...]) -> Iterator[None]:
+    """Seal the secrets and write nothing others can read, at the uid level; nothing at the others."""
+    if choose_level(config.sandbox, allow_plain=config.allow_plain) != "uid":
+        yield
+        return
+    uid_level.seal(tuple(str(path) for path in secrets))
+    previous = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+@contextlib.contextmanager
+def _opened_batch(config: Config, work: Path) -> Iterator[Batch]:
     work.chmod(0o711)
     first = SuiteServer(suite_args(config))
     try:
@@ -227,6 +253,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
                 part_e_seconds = time.monotonic() - part_e_started
         finally:
             student_tests.close()
+            folder.chmod(0o700)  # no later worker reaches this student's copies (at the uid and plain levels)
     except SubmissionError as error:
         problem = ("ungradable", str(error))
         prepared = time.monotonic()

@@ -193,9 +193,11 @@ class _Recorder:
 
 
 def _arguments(command: dict[str, Any]) -> list[str]:
-    """pytest's arguments: our empty ini, the copy as rootdir, no conftest, no capture, the student's files."""
+    """pytest's arguments: our empty ini, the copy as rootdir (and confcutdir: pytest then lists no folder above
+    it, which the sandbox's uid may not list at the uid level), no conftest, no capture, the student's files."""
     root = command["root"]
-    return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--noconftest", "-q", "-s",
+    return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--confcutdir", root, "--noconftest",
+            "-q", "-s",
             *[option for name in DISABLED_PLUGINS for option in ("-p", f"no:{name}")],
             *[os.path.join(root, file) for file in command["files"]]]
 
@@ -342,6 +344,24 @@ def _snapshot(root: str) -> dict[str, bytes]:
     return files
 
 
+def _remove_own(folder: str) -> None:
+    """Delete every entry of folder this process's uid owns (the others are not its to delete)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
 def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
     """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp."""
     if sweep:
@@ -352,6 +372,11 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                 break
             time.sleep(0.005)
         _reap()
+    if sweep and not private_tmp and os.getuid() != 0:
+        # A /tmp shared with the host (the uid and plain levels): what this uid left there, in the other
+        # folders every user may write, and in its own scratch (TMPDIR) goes, so no run tells the next anything.
+        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", os.environ.get("TMPDIR", "/tmp")):
+            _remove_own(folder)
     for folder in ("/tmp", "/dev/shm"):
         if private_tmp and os.path.isdir(folder):
             for entry in os.listdir(folder):

@@ -11,7 +11,7 @@ import subprocess
 from typing import Any, Protocol
 
 from ..results import CATEGORY_TITLES
-from .isolation import SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
+from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
 
@@ -346,7 +346,7 @@ class WorkerClient:
             return ("the process running your code closed its line to the grader and kept running "
                     "(does your code close file descriptors it did not open?)")
         self.stop()
-        return _ended_sentence(code, wrapped=self.spec.level != "plain")
+        return _ended_sentence(code, wrapped=self.spec.level in NAMESPACED)
 
     def _keep_output(self, text: object, truncated: object) -> None:
         """Add a call's printed output to the submission's, up to OUTPUT_CAP."""

@@ -13,12 +13,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-LEVELS = ("bwrap", "unshare", "plain")
-"""Strongest first: bubblewrap, namespaces with unshare, or resource limits alone."""
+from . import seccomp_bpf
+
+LEVELS = ("bwrap", "unshare", "uid", "plain")
+"""Strongest first: bubblewrap, namespaces with unshare, a uid of its own (grader/sandbox/uid_level.py), or
+resource limits alone."""
 
 NAMESPACED = ("bwrap", "unshare")
 """The levels that show the worker a file system of its own (a mount namespace)."""
@@ -26,13 +29,15 @@ NAMESPACED = ("bwrap", "unshare")
 WARNINGS = {
     "bwrap": "",
     "unshare": "",
+    "uid": "no namespaces in this container: student code ran as a uid of its own, with the grader's files "
+           "unreadable to it, but it could see the container's processes and its /tmp",
     "plain": "only resource limits applied (sandbox.allow_plain): the submission could read the hidden "
              "suites and the reference, and reach the network; install bubblewrap for full isolation",
 }
 """What each level says in the results when it is weaker than bubblewrap."""
 
 PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden suites and the reference; "
-                 "install bubblewrap (or let unshare work), or set allow_plain = true under [sandbox] in a "
+                 "install bubblewrap (or let unshare work, or run as root for the uid level), or set allow_plain = true under [sandbox] in a "
                  "--config file to grade anyway")
 """Why plain is refused unless the instructor opts in."""
 
@@ -109,8 +114,10 @@ class Limits:
     processes: int = 64
     """Processes for the worker's uid (applies when the worker runs unprivileged)."""
     scratch_bytes: int = 64 * 1024**2
-    """Bytes student code may write in all: the size of its tmpfs under bwrap and unshare (at plain, only
-    file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
+    """Bytes student code may write in all: the size of its tmpfs under bwrap and unshare (at uid and plain,
+    only file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
+    network_filter: str = ""
+    """A seccomp program (hex) installed before the worker starts: the uid level's way to refuse the network."""
 
 
 @dataclass(frozen=True)
@@ -235,11 +242,13 @@ def worker_env(spec: SandboxSpec) -> dict[str, str]:
 
 def worker_cwd(spec: SandboxSpec) -> str:
     """The folder the worker starts in, on the host: its scratch at plain (namespaced levels change it)."""
-    return spec.scratch if spec.level == "plain" and spec.scratch else "/"
+    return spec.scratch if spec.level in ("uid", "plain") and spec.scratch else "/"
 
 
 def apply_limits(limits: Limits) -> None:
     """Set the resource limits on the calling process (run in the child before exec)."""
+    if limits.network_filter:
+        seccomp_bpf.install(bytes.fromhex(limits.network_filter))
     for which, value in (
         (resource.RLIMIT_CPU, limits.cpu_seconds),
         (resource.RLIMIT_AS, limits.memory_bytes),
@@ -257,7 +266,7 @@ def clean_up_after(spec: SandboxSpec) -> None:
     if spec.uid is None or spec.level == "bwrap":
         return
     kill_uid(spec.uid)
-    if spec.level == "plain":
+    if spec.level in ("uid", "plain"):
         for folder in ("/tmp", "/var/tmp", "/dev/shm"):
             remove_files_of(spec.uid, Path(folder))
         if spec.scratch:
@@ -370,6 +379,9 @@ def level_works(level: str) -> bool:
     """Whether this machine can start a process at level (tried once per process)."""
     if level == "plain":
         return True
+    if level == "uid":
+        from . import uid_level
+        return uid_level.works()
     probe = ["true"]
     if level == "bwrap":
         if shutil.which("bwrap") is None:
@@ -413,7 +425,8 @@ def choose_level(requested: str, *, allow_plain: bool = False) -> str:
     else:
         level = requested
     if level == "plain" and not allow_plain:
-        raise SandboxError(("bubblewrap and unshare do not work on this machine, and " if requested == "auto"
+        raise SandboxError(("bubblewrap, unshare and the uid level do not work on this machine, and "
+                            if requested == "auto"
                             else "") + PLAIN_REFUSED)
     return level
 
@@ -498,7 +511,13 @@ def make_spec(
     python, home = choose_python(level, uid is not None)
     base = root.parent
     scratch = mount_point = ""
-    if level == "plain":
+    if level == "uid":
+        if uid is None:
+            raise SandboxError("the uid sandbox level needs the grader to run as root")
+        from . import uid_level
+        uid_level.seal()
+        limits = replace(limits, network_filter=(uid_level.network_filter() or b"").hex())
+    if level in ("uid", "plain"):
         scratch = str(base / "scratch")
         Path(scratch).mkdir(mode=0o700, exist_ok=True)
     if level == "unshare":

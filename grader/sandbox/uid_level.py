@@ -1,0 +1,107 @@
+"""The uid sandbox level, for containers where no namespace can be made (Docker's default profile, Gradescope).
+
+There bubblewrap and unshare fail (no CAP_SYS_ADMIN; unshare, setns and clone with CLONE_NEW* refused), so the
+barrier is the uid: student code runs as the unprivileged uid of its job slot (the run's uid block, as at the
+other levels), with the resource limits of every level, in a scratch folder of its own, from a world-readable
+runtime (the worker or Part E's script, with the pytest they need) and an interpreter any user can run. Everything
+secret, the grader (suites, wheats, chaffs, settings), the reference and the source checkout they came from,
+plus what the caller names (Gradescope's source folder; the class's submissions and OUT), is made unreadable to
+every other user and checked, as one of those uids, before the first submission: the level refuses in one line
+when it cannot be. The network is taken away with a seccomp filter (socket() for anything but AF_UNIX, and
+io_uring, fail) where the kernel allows one.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+from . import seccomp_bpf
+from .isolation import UID_BLOCK, SandboxError, choose_python, uid_block
+
+LEVEL = "uid"
+
+IGNORED = {".venv", "venv", ".tox", "node_modules"}
+"""Folders of a source checkout not checked file by file (the checkout's own mode hides them)."""
+
+
+def works() -> bool:
+    """Whether this machine can run the level: root (to switch uids), setpriv, and an interpreter any user can run."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return False
+    try:
+        python, _ = choose_python(LEVEL, True)
+    except SandboxError:
+        return False
+    uid = uid_block() + UID_BLOCK - 1
+    try:
+        return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs",
+                               "--", python, "-I", "-S", "-c", "pass"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=20, check=False, cwd="/").returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@functools.lru_cache(maxsize=1)
+def network_filter() -> bytes | None:
+    """The seccomp program that takes the network away, or None where this kernel or machine cannot have one."""
+    if not seccomp_bpf.supported():
+        return None
+    program = seccomp_bpf.no_network_filter()
+    try:  # tried once, in a child, so a kernel without seccomp is known before any worker starts
+        done = subprocess.run(["true"], preexec_fn=lambda: seccomp_bpf.install(program), check=False,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return program if done.returncode == 0 else None
+
+
+def secret_roots() -> list[Path]:
+    """The folders student code must not read: the grader and reference packages, and their checkout if any."""
+    import grader
+    import reference
+    roots = [Path(grader.__file__).resolve().parent, Path(reference.__file__).resolve().parent]
+    checkout = roots[0].parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "reference").is_dir():
+        roots.append(checkout)  # the hidden suites in every form: tests, the git history, built wheels
+    return roots
+
+
+@functools.lru_cache(maxsize=None)
+def seal(extra: tuple[str, ...] = ()) -> None:
+    """Take every other user's access to the secret roots (and extra) away, then check it as a worker uid:
+    SandboxError (one line) when one of their files can still be read. Done once per process and set."""
+    roots = [*secret_roots(), *(Path(path) for path in extra)]
+    for root in roots:
+        try:
+            mode = root.stat().st_mode
+            if mode & 0o007:
+                root.chmod(stat.S_IMODE(mode) & ~0o007)
+        except OSError as error:
+            raise SandboxError(f"the uid sandbox cannot hide {root} from student code ({error.strerror})") from None
+    probes: list[str] = []
+    for root in roots:
+        probes.append(str(root))
+        if root.is_dir():
+            for folder, dirs, files in os.walk(root):
+                dirs[:] = [name for name in dirs if name not in IGNORED and not (name == ".git" and folder != str(root))]
+                probes.extend(os.path.join(folder, name) for name in [*dirs, *files])
+    readable = readable_by(uid_block() + UID_BLOCK - 1, probes)
+    if readable:
+        raise SandboxError(f"the uid sandbox cannot hide {readable[0]} from student code (its uid can read it): "
+                           "make the grader's files readable by root alone, or run where bubblewrap works")
+
+
+def readable_by(uid: int, paths: list[str]) -> list[str]:
+    """Which of paths uid can read (a file) or list (a folder), asked as that uid."""
+    script = 'while IFS= read -r p; do if [ -r "$p" ]; then printf "%s\\n" "$p"; fi; done'
+    done = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "/bin/sh", "-c",
+                           script], input="".join(f"{path}\n" for path in paths if "\n" not in path),
+                          capture_output=True, text=True, timeout=60, check=False, cwd="/")
+    if done.returncode != 0:
+        raise SandboxError(f"the uid sandbox could not check what student code can read ({done.stderr.strip()[:200]})")
+    return done.stdout.splitlines()

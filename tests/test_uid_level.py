@@ -1,0 +1,181 @@
+"""The uid sandbox level, and the grader run as a container's default profile runs it (Gradescope's case).
+
+tests/container_profile.py stands in for Docker: namespace creation refused by seccomp (clone3 with ENOSYS),
+CAP_SYS_ADMIN dropped, and a file system of the container's own (this machine's /work, /tmp, /home and this
+checkout covered, but for the paths a test keeps). Under it, bubblewrap and unshare cannot start, auto chooses
+the uid level, and the corpus must score exactly its pins (the scores it gets under bubblewrap).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox.isolation import SandboxError, UID_BLOCK, uid_block
+from grader.sandbox.uid_level import seal
+from sandbox_probe import available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
+from test_export_gradescope import autograder, check_gradescope_results  # noqa: F401 - a fixture
+
+PROJECT = Path(__file__).resolve().parents[1]
+CORPUS = PROJECT / "tests" / "submissions"
+EXPECTED = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
+SETTINGS = PROJECT / "tests" / "data" / "grading-test.toml"
+PROFILE = [sys.executable, str(PROJECT / "tests" / "container_profile.py")]
+
+pytestmark = pytest.mark.skipif(not available("uid"), reason="the uid level needs root and setpriv")
+
+CHEATS = ("reads_hidden_tests", "writes_grader_folders", "fork_bomb", "memory_bomb")
+"""The corpus's cheats that attack the sandbox itself, each graded beside its honest twin."""
+
+CLASS = (*CHEATS, *(f"{name}__honest" for name in CHEATS), "infinite_loop_in_war", "tests_thorough", "tests_weak",
+         "tests_prints_reference")
+"""A class for `war-grader grade` in a container: the cheats and their twins, a never-ending call, and Part E."""
+
+
+def in_container(keep: list[Path], *command: str, **options) -> subprocess.CompletedProcess[str]:
+    """Run command under the container profile with only the kept paths of /work, /tmp, /home and the checkout."""
+    kept = [argument for path in keep for argument in ("--keep", str(path))]
+    return subprocess.run([*PROFILE, *kept, *command], capture_output=True, text=True, timeout=900, **options)
+
+
+def test_in_the_container_namespaces_are_refused_and_auto_chooses_the_uid_level():
+    """unshare and bubblewrap fail as in Docker, CAP_SYS_ADMIN is gone, and auto picks uid, not a refusal"""
+    probe = ("import ctypes, os, subprocess\n"
+             "from grader.sandbox.isolation import choose_level, level_works\n"
+             "libc = ctypes.CDLL(None, use_errno=True)\n"
+             "clone3 = libc.syscall(435, None, 0) == -1 and ctypes.get_errno()\n"
+             "caps = int(next(l for l in open('/proc/self/status') if l.startswith('CapEff')).split()[1], 16)\n"
+             "print(level_works('bwrap'), level_works('unshare'), choose_level('auto'), clone3 == 38,"
+             " bool(caps & 1 << 21), subprocess.run(['unshare', '--mount', 'true']).returncode != 0)")
+    done = in_container([PROJECT], sys.executable, "-c", probe, cwd=PROJECT)
+    assert done.stdout.split() == ["False", "False", "uid", "True", "False", "True"], done.stderr
+
+
+def test_a_uid_worker_reads_no_secret_has_its_own_scratch_and_no_network(tmp_path, runtime):
+    """As its own uid: the suites, reference, settings and checkout unreadable, cwd its own, sockets refused"""
+    client = probe_client(tmp_path, runtime, "uid")
+    secrets = [PROJECT / "grader" / "grading" / "suites" / "test_forced_war.py", PROJECT / "reference" / "game.py",
+               PROJECT / "grader" / "grading.toml", PROJECT / "pyproject.toml"]
+    try:
+        code = ("import os\nresult = []\n"
+                f"for path in {[str(path) for path in secrets]!r}:\n"
+                "    try:\n        open(path).read(1)\n        result.append('read')\n"
+                "    except OSError as error:\n        result.append(type(error).__name__)")
+        assert run(client, code) == {"list": ["PermissionError"] * len(secrets)}
+        code = ("import os\nopen('mine', 'w').write('x')\n"
+                "result = [os.getuid() != 0, os.stat('.').st_uid == os.getuid(), oct(os.stat('.').st_mode & 0o777)]")
+        assert run(client, code) == {"list": [True, True, "0o700"]}
+        code = ("import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n"
+                "    result = 'connected'\nexcept OSError as error:\n    result = type(error).__name__\n"
+                "a, b = socket.socketpair()\na.send(b'ok')\nresult = [result, b.recv(2).decode()]\n"
+                "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"  # io_uring opens sockets by itself
+                "params = ctypes.create_string_buffer(120)\n"
+                "result.append(libc.syscall(425, 8, params) == -1 and ctypes.get_errno() == 13)")
+        assert run(client, code) == {"list": ["PermissionError", "ok", True]}
+    finally:
+        client.stop()
+
+
+def test_a_secret_that_stays_readable_is_refused_in_one_line():
+    """A file the workers' uid can read through its group (chmod of others cannot help): SandboxError naming it"""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-test-"))
+    try:
+        folder.chmod(0o755)
+        secret = folder / "hidden.txt"
+        secret.write_text("secret")
+        os.chown(secret, 0, uid_block() + UID_BLOCK - 1)
+        secret.chmod(0o640)
+        with pytest.raises(SandboxError) as raised:
+            seal((str(secret),))
+        assert str(secret) in str(raised.value) and "\n" not in str(raised.value)
+        secret.chmod(0o600)
+        seal((str(secret), str(folder)))  # made unreadable (a new set of secrets, checked again): accepted
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_war_grader_grade_in_a_container_scores_the_corpus_as_bubblewrap_does():
+    """Under the profile, every submission gets its pinned score at the uid level; no cheat beats its twin"""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-container-"))
+    try:
+        folder.chmod(0o755)
+        for name in CLASS:
+            shutil.copytree(CORPUS / name, folder / "class" / name)
+        done = in_container([PROJECT, folder], str(PROJECT / ".venv" / "bin" / "war-grader"), "grade",
+                            str(folder / "class"), "--out", str(folder / "out"), "--jobs", "2", "--config",
+                            str(SETTINGS), cwd=PROJECT)
+        assert done.returncode == 0, done.stderr
+        with open(folder / "out" / "grades.csv", encoding="utf-8") as handle:
+            rows = {row["student"]: row for row in csv.DictReader(handle)}
+        scores = {name: float(rows[name]["score"]) for name in CLASS}
+        assert scores == {name: EXPECTED[name]["score"] for name in CLASS}
+        for cheat in CHEATS:
+            assert scores[cheat] <= scores[f"{cheat}__honest"]
+        assert float(rows["tests_thorough"]["student_tests"]) == 20  # Part E works at this level
+        for name in CLASS:
+            extra = json.loads((folder / "out" / name / "results.json").read_text(encoding="utf-8"))["extra_data"]
+            assert extra["sandbox"] == "uid" and extra["sandbox_warning"]
+        # Other students' results and submissions sealed from student code (the grader, root, reads them)
+        assert not (folder / "out").stat().st_mode & 0o007
+        assert not any((folder / "class" / name).stat().st_mode & 0o007 for name in CLASS)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("name", ["tests_thorough", "reads_hidden_tests", "reads_hidden_tests__honest"])
+def test_the_gradescope_autograder_in_a_container(autograder, name):  # noqa: F811 - the imported fixture
+    """run_autograder under the profile: full marks for a correct package with good tests, pinned scores else"""
+    shutil.rmtree(autograder / "submission", ignore_errors=True)
+    shutil.rmtree(autograder / "results", ignore_errors=True)
+    shutil.copytree(CORPUS / name, autograder / "submission")
+    (autograder / "results").mkdir()
+    done = in_container([autograder, PROJECT / ".venv"], str(autograder / "run_autograder"), cwd=autograder,
+                        env={"PATH": os.environ["PATH"], "AUTOGRADER": str(autograder)})
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    check_gradescope_results(data)
+    assert data["score"] == EXPECTED[name]["score"] and data["extra_data"]["sandbox"] == "uid"
+    if name == "tests_thorough":
+        assert data["score"] == 100
+    assert not (autograder / "source").stat().st_mode & 0o007  # the wheel and settings sealed from student code
+
+
+MARKER_TEST = '''
+import os
+import tempfile
+
+
+def test_no_run_finds_what_an_earlier_run_left():
+    for folder in {"/tmp", "/var/tmp", "/dev/shm", tempfile.gettempdir()}:
+        path = os.path.join(folder, "war-grader-marker-TOKEN")
+        assert not os.path.exists(path)
+        with open(path, "w") as handle:
+            handle.write("seen")
+'''
+
+
+def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(tmp_path):
+    """/tmp is the container's: what a run's uid left there or in its scratch is gone before the next run"""
+    from grader.config import load_config
+    from grader.part_e.runner import grade_student_tests, make_runtime
+    from grader.submissions import Submission, prepare
+
+    tmp_path.chmod(0o711)
+    student = tmp_path / "student"
+    shutil.copytree(CORPUS / "perfect", student)
+    (student / "test_marker.py").write_text(MARKER_TEST.replace("TOKEN", tmp_path.name))  # not an older run's
+    (tmp_path / "work").mkdir(mode=0o711)
+    copy = prepare(Submission("student", student), tmp_path / "work" / "copy")
+    config = load_config(SETTINGS, {"sandbox.level": "uid"})
+    result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests, package_files=copy.files,
+                                 runtime=make_runtime(tmp_path / "runtime"), config=config, slot=0)
+    [test] = result.tests
+    assert (test.own_outcome, test.valid) == ("passed", True), test.reason
