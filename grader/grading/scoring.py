@@ -213,6 +213,9 @@ UNIT_WORDS = {"structures": "Queue and Stack", "card_value": "card_value", "play
 def _proof(cause: dict[str, Any]) -> str:
     """What the counterfactual run showed, in words, for the follows_from sentence."""
     unit = cause.get("repaired")
+    if isinstance(unit, str) and unit in UNIT_WORDS and cause.get("through") == "loop":
+        return (f" (your play_game plays the same game as your own units played round after round; with the "
+                f"reference's {UNIT_WORDS[unit]} in place of yours, that game is the reference's)")
     if isinstance(unit, str) and unit in UNIT_WORDS:
         return f" (run again with the reference's {UNIT_WORDS[unit]} in place of yours, this test passed)"
     if isinstance(cause.get("plays"), str):

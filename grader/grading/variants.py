@@ -29,14 +29,11 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
         new_piles: bool = False, from_back: bool = False, keep_rest: bool = False) -> RoundOutcome:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
     "loser_first" or "played"; new_piles: a tie again starts empty piles (earlier cycles' cards are lost);
-    from_back: each card placed in the war is taken from the back of the hand; keep_rest: a short player
+    from_back: the face-down cards are the last ones of the hand (the face-up card still its front); keep_rest: a short player
     loses the war but keeps the cards left in its queue."""
     q1, q2 = list(p1), list(p2)
     pile1, pile2 = [c1], [c2]
     played = [c1, c2]
-
-    def take(queue: list[str]) -> str:
-        return queue.pop() if from_back else queue.pop(0)
 
     def gather(winner: list[str], own: list[str], other: list[str]) -> None:
         if collect == "played":
@@ -60,10 +57,21 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
                 winner.extend(loser)
                 loser.clear()
             return RoundOutcome(name, q1, q2)
-        for _ in range(face_down + 1):
-            pile1.append(take(q1))
-            pile2.append(take(q2))
+        if from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
+            down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
+            del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
+            for card1, card2 in zip(down1, down2):
+                pile1.append(card1)
+                pile2.append(card2)
+                played.extend((card1, card2))
+            pile1.append(q1.pop(0))
+            pile2.append(q2.pop(0))
             played.extend((pile1[-1], pile2[-1]))
+        else:
+            for _ in range(face_down + 1):
+                pile1.append(q1.pop(0))
+                pile2.append(q2.pop(0))
+                played.extend((pile1[-1], pile2[-1]))
         v1, v2 = _VALUES.get(pile1[-1], 0), _VALUES.get(pile2[-1], 0)
         if v1 != v2:
             winner, own, other, name = (q1, pile1, pile2, "P1") if v1 > v2 else (q2, pile2, pile1, "P2")
@@ -96,8 +104,8 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
                          "Your resolve_war starts new piles when the face-up cards tie again, so the cards of the "
                          "earlier cycles are lost; the handout says the war goes on on top of the same piles."))
     found.append(Variant("from_back", dict(base, from_back=True),
-                         "Your resolve_war takes the war's cards from the back of each player's queue; the handout "
-                         "says from the front."))
+                         "Your resolve_war takes the face-down cards from the back of each player's queue; the "
+                         "handout says from the front."))
     found.append(Variant("keep_rest", dict(base, keep_rest=True),
                          "Your resolve_war lets a player too short for a war keep the cards left in its queue; the "
                          "handout says the winner takes them too."))

@@ -66,7 +66,8 @@ def _recorded_stub(entry: dict[str, Any]) -> bool:
 
 def repairable(units: tuple[str, ...]) -> list[str]:
     """The units worth repairing for the running test: one of their categories (not the test's own) has already
-    charged a failure, and none of their categories' tests found them missing or unimplemented."""
+    charged a failure, none of their categories' tests found them missing or unimplemented, and at least one
+    of those tests saw them answer (a unit that only ever raised, crashed or hung was never observed)."""
     own = current_category()
     found = []
     for unit in units:
@@ -76,7 +77,8 @@ def repairable(units: tuple[str, ...]) -> list[str]:
         charged = [entry for test_id, entry in RECORDER.tests.items()
                    if test_id.split("::", 1)[0].rsplit("/", 1)[-1] in {f"test_{c}.py" for c in categories}
                    and entry.get("outcome") not in ("passed", None)]
-        if charged and not any(_recorded_stub(entry) for entry in entries):
+        answered = [entry for entry in entries if entry.get("outcome") in ("passed", "failed")]
+        if charged and answered and not any(_recorded_stub(entry) for entry in entries):
             found.append(unit)
     return found
 
@@ -452,10 +454,65 @@ def check_game(student: Student, what: str, *, fields: tuple[str, ...] = GAME_FI
     try:
         game, mismatch = check(False)
     except StudentRaised as failure:
-        raise repair(attribute_game_failure(student, failure, deck, max_rounds), passes, GAME_UNITS) from None
+        named = repair(attribute_game_failure(student, failure, deck, max_rounds), passes, GAME_UNITS)
+        raise _composed(student, named, deck, max_rounds, None, fields) from None
+    except StudentProblem as failure:  # it hung or ended the process: only a repaired run can excuse that
+        raise repair(failure, passes, GAME_UNITS) from None
     if mismatch is None:
         return game
-    raise repair(attribute_game_failure(student, mismatch, deck, max_rounds, game), passes, GAME_UNITS) from None
+    named = repair(attribute_game_failure(student, mismatch, deck, max_rounds, game), passes, GAME_UNITS)
+    raise _composed(student, named, deck, max_rounds, game, fields) from None
+
+
+OBSERVABLE_FIELDS = frozenset({*GAME_FIELDS, "wars", "history"})
+"""The fields of GameResult the grader's own round loop also gives (longest_war_chain it cannot see)."""
+
+
+def _composed(student: Student, failure: Exception, deck: list[str], max_rounds: int, game: dict[str, Any] | None,
+              fields: tuple[str, ...]) -> Exception:
+    """A game failure that no repair of a unit inside play_game reached (a war fought by a class of the
+    student's, a counter kept on a function): excused only when both halves are observed on this deck. The
+    student's play_game is the handout's loop over its own units: it plays exactly the game the grader's loop
+    plays with the student's play_round and resolve_war (winner, rounds, cards, and every checked field,
+    raising the same exception where they raise). And that loop, with one unit repaired in the sandbox,
+    plays the reference's game, round for round. Then repairing that unit alone gives play_game the
+    reference's fields."""
+    if getattr(failure, "explained_by", None) or stubbed(failure) or not set(fields) <= OBSERVABLE_FIELDS:
+        return failure
+    units = repairable(REPLAY_UNITS)
+    if not units:
+        return failure
+    try:
+        own = student.replay([deck], max_rounds, detail=True)
+        own_game = own[0] if type(own) is list and own and type(own[0]) is dict else {}
+        if not _play_game_agrees_with_its_units(failure, game, own_game, max_rounds):
+            return failure
+        if game is not None and not _extensions_agree(game, own_game, fields):
+            return failure
+        reference_game = expected.replay([deck], max_rounds)[0]
+        for unit in units:
+            fixed = student.replay([deck], max_rounds, trusted=unit)
+            if type(fixed) is list and fixed and type(fixed[0]) is dict and not fixed[0].get("raised") \
+                    and fixed[0].get("digest") == reference_game["digest"]:
+                return explain(failure, *({"category": category, "repaired": unit, "through": "loop"}
+                                          for category in UNIT_CATEGORIES[unit]))
+    except StudentProblem:
+        return failure
+    return failure
+
+
+def _extensions_agree(game: dict[str, Any], own: dict[str, Any], fields: tuple[str, ...]) -> bool:
+    """Whether play_game's wars and history are those of the game its own units played in the grader's loop."""
+    sizes: list[Any] = own["sizes"] if type(own.get("sizes")) is list else []
+    kinds: list[Any] = own["kinds"] if type(own.get("kinds")) is list else []
+    history: Any = game.get("history")
+    if "history" in fields:
+        if type(history) not in (list, tuple) or [list(pair) if type(pair) in (list, tuple) else pair
+                                                  for pair in history] != sizes:
+            return False
+    if "wars" in fields and game.get("wars") != len([kind for kind in kinds if kind == "war"]):
+        return False
+    return True
 
 
 def _history_difference(got: Any, want: tuple[tuple[int, int], ...]) -> str:

@@ -13,7 +13,7 @@ import pytest
 from grader.grading import expected
 from grader.grading.checks import Mismatch, expect, show
 from grader.grading.suites.common import GAME_UNITS, attribute_game_failure, check_game_field, repair
-from grader.sandbox.channel import StudentRaised
+from grader.sandbox.channel import StudentProblem, StudentRaised
 from reference import make_deck, shuffle
 
 pytestmark = pytest.mark.category("extensions")
@@ -73,5 +73,5 @@ def test_the_same_seed_replays_the_same_game(student):
         # The handout suggests random.Random(seed).shuffle, the reference's: its deck finds the round at fault.
         named = attribute_game_failure(student, failure, shuffle(make_deck(), 11), MAX_ROUNDS)
         raise repair(named, check, GAME_UNITS) from None
-    except Mismatch as failure:
+    except (Mismatch, StudentProblem) as failure:
         raise repair(failure, check, GAME_UNITS) from None
