@@ -26,11 +26,13 @@ class Variant:
 
 
 def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
-        new_piles: bool = False, from_back: bool = False, keep_rest: bool = False) -> RoundOutcome:
+        new_piles: bool = False, from_back: bool = False, short_takes: str = "all") -> RoundOutcome:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
     "loser_first" or "played"; new_piles: a tie again starts empty piles (earlier cycles' cards are lost);
-    from_back: the face-down cards are the last ones of the hand (the face-up card still its front); keep_rest: a short player
-    loses the war but keeps the cards left in its queue."""
+    from_back: the face-down cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
+    war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
+    (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
+    go to nobody and the short player keeps its queue)."""
     q1, q2 = list(p1), list(p2)
     pile1, pile2 = [c1], [c2]
     played = [c1, c2]
@@ -52,8 +54,9 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
             return RoundOutcome("draw", q1, q2)
         if short1 or short2:
             winner, loser, own, other, name = (q2, q1, pile2, pile1, "P2") if short1 else (q1, q2, pile1, pile2, "P1")
-            gather(winner, own, other)
-            if not keep_rest:
+            if short_takes in ("all", "piles"):
+                gather(winner, own, other)
+            if short_takes in ("all", "queue"):
                 winner.extend(loser)
                 loser.clear()
             return RoundOutcome(name, q1, q2)
@@ -106,9 +109,16 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     found.append(Variant("from_back", dict(base, from_back=True),
                          "Your resolve_war takes the face-down cards from the back of each player's queue; the "
                          "handout says from the front."))
-    found.append(Variant("keep_rest", dict(base, keep_rest=True),
+    found.append(Variant("short_keeps_queue", dict(base, short_takes="piles"),
                          "Your resolve_war lets a player too short for a war keep the cards left in its queue; the "
                          "handout says the winner takes them too."))
+    found.append(Variant("short_pot_lost", dict(base, short_takes="queue"),
+                         "Your resolve_war gives the war piles to nobody when a player is too short for a war; the "
+                         "handout says the winner takes both piles and the short player's cards."))
+    found.append(Variant("short_nothing_moves", dict(base, short_takes="nothing"),
+                         "Your resolve_war moves no card when a player is too short for a war (the piles go to "
+                         "nobody, the short player keeps its queue); the handout says the winner takes both piles "
+                         "and the short player's cards."))
     return found
 
 

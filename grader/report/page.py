@@ -122,6 +122,8 @@ class CategoryView:
     hidden_max: float
     hidden_rules: list[HiddenRule]
     """The rules the hidden tests check, in suite order (hidden tests without a rule are only counted)."""
+    diagnosis: str = ""
+    """The rule the student's code plays where the handout says another (one sentence), or empty."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,7 @@ def category_views(result: GradeResult, *, instructor: bool) -> list[CategoryVie
                 hidden_score=sum(test.score for test in hidden),
                 hidden_max=sum(test.max_score for test in hidden),
                 hidden_rules=_hidden_rules(hidden),
+                diagnosis=category.diagnosis,
             )
         )
     return views
