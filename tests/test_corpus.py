@@ -207,3 +207,10 @@ def test_the_rule_a_war_variant_plays_is_named_above_its_failures(graded, name):
     assert f'<p class="diagnosis">{escape(sentence)}</p>' in render_student_report(result, view="student")
     unnamed = read_results(graded / "no_jokers_chain_zero" / "results.json")
     assert all(c.diagnosis == "" for c in unnamed.categories)
+
+
+def test_each_parametrized_case_has_a_name_of_its_own(graded):
+    """No two rows of results.json share a name: a parametrized test's case is part of its name"""
+    data = json.loads((graded / "perfect" / "results.json").read_text())
+    names = [test["name"] for test in data["tests"]]
+    assert len(names) == len(set(names)) and any(name.endswith(" [Q]") for name in names)

@@ -720,3 +720,16 @@ def test_counts_of_one_are_singular():
     assert "position 1 is the same in both" in gaps
     lengths = page.root.one("li", data_test_id="test_x.py::test_single").one(cls="lengths").text()
     assert lengths == "expected 1 item, your code has 0"
+
+
+def test_a_game_whose_counts_agree_where_its_cards_differ_says_so():
+    """When the first round whose cards differ leaves each player as many cards as the reference's, the verdict
+    says the counts agree and the cards do not (it never claims the counts differ)"""
+    example = EXAMPLES["collects_opponent_first"]
+    telemetry = example.telemetry
+    assert telemetry is not None and telemetry.student is not None
+    same = dataclasses.replace(telemetry, student=list(telemetry.reference), first_difference=3)
+    html = report.render_student_report(dataclasses.replace(example, telemetry=same), view="student")
+    verdict = parse(html).root.one("section", id="game").one(cls="verdict").text()
+    at = telemetry.reference[2]
+    assert "after round 3" in verdict and f"as many cards as in the reference's game (P1 {at[0]}, P2 {at[1]})" in verdict

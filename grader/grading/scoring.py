@@ -45,6 +45,12 @@ def test_points(manifest: list[ManifestEntry], config: Config) -> dict[str, floa
             for entry in manifest}
 
 
+def _case_name(entry: ManifestEntry) -> str:
+    """A test's title, with its case for a parametrized test ("... [Q]"), so that no two rows share a name."""
+    case = entry.id.rpartition("[")[2].rstrip("]") if entry.id.endswith("]") and "[" in entry.id else ""
+    return f"{entry.name} [{case}]" if case else entry.name
+
+
 def is_hidden(test_id: str, patterns: tuple[str, ...]) -> bool:
     """Whether grading.toml hides this test from students (exact id, or an fnmatch pattern)."""
     return any(test_id == pattern or fnmatch.fnmatchcase(test_id, pattern) for pattern in patterns)
@@ -87,7 +93,7 @@ def score(
             test_outcome = "excused"
         tests.append(TestResult(
             id=entry.id,
-            name=entry.name,
+            name=_case_name(entry),
             category=entry.category,
             score=round(maxima[entry.id], 4) if passed or test_outcome == "excused" else 0.0,
             max_score=round(maxima[entry.id], 4),
