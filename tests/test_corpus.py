@@ -214,3 +214,7 @@ def test_each_parametrized_case_has_a_name_of_its_own(graded):
     data = json.loads((graded / "perfect" / "results.json").read_text())
     names = [test["name"] for test in data["tests"]]
     assert len(names) == len(set(names)) and any(name.endswith(" [Q]") for name in names)
+    from grader.report.html import render_student_report
+
+    page = render_student_report(read_results(graded / "perfect" / "results.json"), view="instructor")
+    assert "all 13 cases" in page and "both cards [" not in page  # the report still folds the cases

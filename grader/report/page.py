@@ -89,6 +89,8 @@ class TestView:
     output: Clipped | None
     reproduction: Clipped | None
     """The lines of Python that replay the failure, for a test whose details are shown."""
+    name: str = ""
+    """The title the row shows: the test's name without its case (shown apart)."""
 
 
 @dataclass(frozen=True)
@@ -207,11 +209,11 @@ def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
 
 def _test_views(tests: list[TestResult]) -> list[TestView]:
     """Tests as rows; consecutive passed cases of one parametrized test (same name, nothing printed) share a row."""
-    shared = Counter(test.name for test in tests)
+    shared = Counter(base_name(test) for test in tests)
     views: list[TestView] = []
     for test in tests:
         last = views[-1] if views else None
-        if last and _quiet_pass(test) and _quiet_pass(last.test) and last.test.name == test.name:
+        if last and _quiet_pass(test) and _quiet_pass(last.test) and base_name(last.test) == base_name(test):
             views[-1] = dataclasses.replace(
                 last,
                 case="",
@@ -220,8 +222,14 @@ def _test_views(tests: list[TestResult]) -> list[TestView]:
                 max_score=last.max_score + test.max_score,
             )
         else:
-            views.append(_test_view(test, case=_case(test.id) if shared[test.name] > 1 else ""))
+            views.append(_test_view(test, case=_case(test.id) if shared[base_name(test)] > 1 else ""))
     return views
+
+
+def base_name(test: TestResult) -> str:
+    """A test's title without the " [case]" results.json adds to a parametrized case's name."""
+    suffix = f" [{_case(test.id)}]"
+    return test.name[: -len(suffix)] if _case(test.id) and test.name.endswith(suffix) else test.name
 
 
 def _quiet_pass(test: TestResult) -> bool:
@@ -239,6 +247,7 @@ def _test_view(test: TestResult, *, case: str) -> TestView:
     """A test with its detail clipped for showing."""
     exception = test.exception
     return TestView(
+        name=base_name(test),
         test=test,
         case=case,
         cases=1,
