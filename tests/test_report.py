@@ -733,3 +733,17 @@ def test_a_game_whose_counts_agree_where_its_cards_differ_says_so():
     verdict = parse(html).root.one("section", id="game").one(cls="verdict").text()
     at = telemetry.reference[2]
     assert "after round 3" in verdict and f"as many cards as in the reference's game (P1 {at[0]}, P2 {at[1]})" in verdict
+
+
+@pytest.mark.parametrize("view", ["student", "instructor"])
+def test_the_report_opens_with_where_the_points_went(view):
+    """Before the categories, the report lists each rule that lost points with its points, and each entry links
+    to an element of the page (its first failing test, or its category when that test is hidden)"""
+    result = EXAMPLES["collects_opponent_first"]
+    html = report.render_student_report(result, view=view)
+    assert html.index('id="losses"') < html.index('id="tests"')
+    lost = round(sum(c.max_score - c.score for c in result.categories if c.id != "student_tests"), 2)
+    shown = [float(points.replace("\u2212", "")) for points in re.findall(r'class="loss-points">([^<]*)<', html)]
+    assert shown and round(sum(shown), 1) == round(lost, 1)
+    for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
+        assert f'id="{anchor}"' in html, anchor

@@ -19,7 +19,7 @@ import jinja2
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
 from .charts import category_bars, game_comparison, histogram
 from .input import try_load
-from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, percent
+from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
 
 VIEWS = ("student", "instructor")
 """student hides the names and details of hidden tests; instructor shows everything."""
@@ -113,6 +113,7 @@ def render_student_report(result: GradeResult, *, view: str = "student") -> str:
             instructor=instructor,
             total_percent=percent(result.score, result.max_score),
             categories=category_views(result, instructor=instructor),
+            losses=losses(result, instructor=instructor) if result.outcome == "graded" else [],
             files=[file_view(file) for file in result.coverage],
             game=game_comparison(result.telemetry) if result.telemetry else None,
             telemetry=result.telemetry,

@@ -151,6 +151,42 @@ class FileView:
     """Lines left out at the end."""
 
 
+@dataclass(frozen=True)
+class Loss:
+    """One rule that cost points: where the report's summary at the top says the points went."""
+
+    category: str
+    title: str
+    rule: str
+    points: float
+    tests: int
+    diagnosis: str
+    anchor: str
+    """The id of the element to link to: the rule's first failing test, or its category when that is hidden."""
+
+
+def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
+    """The rules that lost points (Part E apart), by category and then most points first, each with its
+    category's diagnosis (the page shows it once, at the category's first rule)."""
+    diagnoses = {category.id: category.diagnosis for category in result.categories}
+    found: dict[tuple[str, str], Loss] = {}
+    for test in result.tests:
+        if test.category == "student_tests" or test.score >= test.max_score:
+            continue
+        key = (test.category, test.rule or base_name(test))
+        lost = test.max_score - test.score
+        if key in found:
+            found[key] = dataclasses.replace(found[key], points=found[key].points + lost, tests=found[key].tests + 1)
+            continue
+        shown = instructor or not test.hidden
+        found[key] = Loss(test.category, CATEGORY_TITLES.get(test.category, test.category), key[1], lost, 1,
+                          diagnoses.get(test.category, ""),
+                          f"test-{test.id}" if shown else f"category-{test.category}")
+    order = list(CATEGORY_TITLES)
+    return sorted(found.values(), key=lambda loss: (order.index(loss.category) if loss.category in order
+                                                    else len(order), -loss.points))
+
+
 def category_views(result: GradeResult, *, instructor: bool) -> list[CategoryView]:
     """Categories in CATEGORY_TITLES order (any unknown ones after), each with its tests."""
     order = list(CATEGORY_TITLES)
