@@ -747,3 +747,22 @@ def test_the_report_opens_with_where_the_points_went(view):
     assert shown and round(sum(shown), 1) == round(lost, 1)
     for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
         assert f'id="{anchor}"' in html, anchor
+
+
+def test_the_class_overview_names_what_most_of_the_class_got_wrong():
+    """The class index lists the rules that cost the most submissions points, with how many of the graded ones"""
+    results_ = [EXAMPLES["collects_opponent_first"], EXAMPLES["perfect_score"]]
+    html = report.render_class_overview(results_, view="student")
+    lost = {test.rule or test.name for test in results_[0].tests
+            if test.category != "student_tests" and test.score < test.max_score}
+    assert 'id="misses"' in html and lost
+    for rule in lost:
+        assert f"1 of 2</span> {report_escape(rule)}" in html
+    assert report.render_class_overview([EXAMPLES["perfect_score"]], view="student").count('id="misses"') == 0
+
+
+def report_escape(text: str) -> str:
+    """text as the templates escape it."""
+    from markupsafe import escape
+
+    return str(escape(text))
