@@ -10,7 +10,7 @@ from typing import Any, Callable, TypeVar
 from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, expect_cards, expect_value, show
 from grader.grading.harness import RECORDER, RoundOutcome, Student
-from grader.sandbox.channel import StudentMissing, StudentProblem, StudentRaised
+from grader.sandbox.channel import StudentCrash, StudentMissing, StudentProblem, StudentRaised, StudentTimeout
 from reference import JOKER, card_value, play_game
 
 T = TypeVar("T")
@@ -87,11 +87,15 @@ def repair(failure: Exception, check: Callable[[Any], Any], units: tuple[str, ..
     """The failure, excused as following from a unit's bug only if the same check, run again in the sandbox
     with the reference's version of that one unit in place of the student's (everything else the student's
     own, the same deadlines), passes. A failure that is a missing or unimplemented function is never repaired."""
-    if stubbed(failure):
-        return failure
+    if stubbed(failure) or str(getattr(failure, "sentence", "")).startswith("not run"):
+        return failure  # nothing written, or a call the time limits refused: a repaired run would be refused too
     for unit in repairable(units):
         try:
             check(unit)
+        except (StudentTimeout, StudentCrash):
+            # The repaired run hung or ended its process too: each further try would cost a whole deadline
+            # (a fork bomb, an endless loop outside the unit), so the failure stands.
+            return failure
         except (Mismatch, StudentProblem, AssertionError):
             continue
         return explain(failure, *({"category": category, "repaired": unit} for category in UNIT_CATEGORIES[unit]))
