@@ -93,6 +93,10 @@ class TestResult:
     """For a failure: a few lines of Python that replay the failing call on the student's own package."""
     follows_from: str = ""
     """For an excused failure: the rule already charged that explains it, and that rule's category."""
+    plays: tuple[str, ...] = ()
+    """For a failure: the rule variants of the reference whose answer is exactly the student's (e.g. "face_down=1")."""
+    diagnosis: str = ""
+    """For a failure a rule variant reproduces: the rule the student's code plays, in one sentence."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,9 @@ class CategoryScore:
     """Points earned in it."""
     max_score: float
     """Points available in it."""
+    diagnosis: str = ""
+    """The rule the student's code plays where the handout says another, when one rule variant reproduces every
+    failure of the category that lost points; empty when none does (never a guess)."""
 
 
 @dataclass(frozen=True)
@@ -273,6 +280,8 @@ def _test_json(test: TestResult) -> dict[str, Any]:
             "rule": test.rule,
             "reproduction": test.reproduction,
             "follows_from": test.follows_from,
+            "plays": list(test.plays),
+            "diagnosis": test.diagnosis,
         },
     }
 
@@ -308,6 +317,8 @@ def _test_from_json(data: dict[str, Any]) -> TestResult:
         rule=extra.get("rule", ""),
         reproduction=extra.get("reproduction", ""),
         follows_from=extra.get("follows_from", ""),
+        plays=tuple(extra.get("plays", ())),
+        diagnosis=extra.get("diagnosis", ""),
     )
 
 

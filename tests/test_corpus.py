@@ -170,3 +170,51 @@ def test_grades_csv_has_a_nondeterministic_column(graded):
     with (graded / "grades.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert all(row["nondeterministic"] == "" for row in rows)
+
+
+def test_nothing_written_earns_nothing_outside_data_structures(graded):
+    """An empty file, a file of one print and a package of only Queue and Stack show no rule of the game, so
+    they score 0 in every category but Data structures (nothing is earned through an excuse either)"""
+    for name in ("empty_file", "only_print", "only_structures"):
+        result = read_results(graded / name / "results.json")
+        assert [c.id for c in result.categories if c.score and c.id != "data_structures"] == [], name
+        assert not [test.id for test in result.tests if test.outcome == "excused"], name
+    assert next(c.score for c in read_results(graded / "only_structures" / "results.json").categories
+                if c.id == "data_structures") == 8.0
+
+
+DIAGNOSES = {
+    "one_face_down": ("forced_war", "Your resolve_war plays 1 card face down per war cycle; the handout says 3."),
+    "face_down_from_back": ("forced_war", "Your resolve_war takes the face-down cards from the back of each "
+                                          "player's queue; the handout says from the front."),
+    "pot_lost_when_short": ("exhaustion", "Your resolve_war gives the war piles to nobody when a player is too "
+                                          "short for a war; the handout says the winner takes both piles and the "
+                                          "short player's cards."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIAGNOSES))
+def test_the_rule_a_war_variant_plays_is_named_above_its_failures(graded, name):
+    """A category whose failures a rule variant reproduces names it in one sentence, in results.json and the
+    report; a category no variant fits says nothing"""
+    from markupsafe import escape
+
+    from grader.report.html import render_student_report
+
+    category, sentence = DIAGNOSES[name]
+    result = read_results(graded / name / "results.json")
+    assert {c.id: c.diagnosis for c in result.categories if c.diagnosis} == {category: sentence}
+    assert f'<p class="diagnosis">{escape(sentence)}</p>' in render_student_report(result, view="student")
+    unnamed = read_results(graded / "no_jokers_chain_zero" / "results.json")
+    assert all(c.diagnosis == "" for c in unnamed.categories)
+
+
+def test_each_parametrized_case_has_a_name_of_its_own(graded):
+    """No two rows of results.json share a name: a parametrized test's case is part of its name"""
+    data = json.loads((graded / "perfect" / "results.json").read_text())
+    names = [test["name"] for test in data["tests"]]
+    assert len(names) == len(set(names)) and any(name.endswith(" [Q]") for name in names)
+    from grader.report.html import render_student_report
+
+    page = render_student_report(read_results(graded / "perfect" / "results.json"), view="instructor")
+    assert "all 13 cases" in page and "both cards [" not in page  # the report still folds the cases

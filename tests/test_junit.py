@@ -67,3 +67,17 @@ def test_markup_and_control_characters_in_student_output_still_parse(tmp_path):
     failure = root.find("testsuite/testcase/failure")
     assert failure.get("message") == "<script>alert(1)</script>\ufffd"
     assert root.find("testsuite/testcase/system-out").text == "<b>&\"'</b>\ufffd\ufffd[31m"
+
+
+def test_an_excused_test_is_a_pass_that_says_what_it_follows_from():
+    """An excused test keeps its points: no <failure>, not counted among the failures, and its output names the
+    bug it follows from"""
+    flawed = read_results(SAVED / "collects_opponent_first" / "results.json")
+    first = flawed.tests[0]
+    excused = dataclasses.replace(first, outcome="excused", score=first.max_score, sentence="it differs",
+                                  follows_from="follows from: a rule, charged in Forced war")
+    result = dataclasses.replace(flawed, tests=[excused, *flawed.tests[1:]])
+    suite = parse([result]).find("testsuite")
+    case = next(case for case in suite.iter("testcase") if case.get("name") == excused.name)
+    assert case.find("failure") is None and "charged in Forced war" in case.find("system-out").text
+    assert suite.get("failures") == str(sum(test.outcome not in ("passed", "excused") for test in result.tests))

@@ -720,3 +720,49 @@ def test_counts_of_one_are_singular():
     assert "position 1 is the same in both" in gaps
     lengths = page.root.one("li", data_test_id="test_x.py::test_single").one(cls="lengths").text()
     assert lengths == "expected 1 item, your code has 0"
+
+
+def test_a_game_whose_counts_agree_where_its_cards_differ_says_so():
+    """When the first round whose cards differ leaves each player as many cards as the reference's, the verdict
+    says the counts agree and the cards do not (it never claims the counts differ)"""
+    example = EXAMPLES["collects_opponent_first"]
+    telemetry = example.telemetry
+    assert telemetry is not None and telemetry.student is not None
+    same = dataclasses.replace(telemetry, student=list(telemetry.reference), first_difference=3)
+    html = report.render_student_report(dataclasses.replace(example, telemetry=same), view="student")
+    verdict = parse(html).root.one("section", id="game").one(cls="verdict").text()
+    at = telemetry.reference[2]
+    assert "after round 3" in verdict and f"as many cards as in the reference's game (P1 {at[0]}, P2 {at[1]})" in verdict
+
+
+@pytest.mark.parametrize("view", ["student", "instructor"])
+def test_the_report_opens_with_where_the_points_went(view):
+    """Before the categories, the report lists each rule that lost points with its points, and each entry links
+    to an element of the page (its first failing test, or its category when that test is hidden)"""
+    result = EXAMPLES["collects_opponent_first"]
+    html = report.render_student_report(result, view=view)
+    assert html.index('id="losses"') < html.index('id="tests"')
+    lost = round(sum(c.max_score - c.score for c in result.categories if c.id != "student_tests"), 2)
+    shown = [float(points.replace("\u2212", "")) for points in re.findall(r'class="loss-points">([^<]*)<', html)]
+    assert shown and round(sum(shown), 1) == round(lost, 1)
+    for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
+        assert f'id="{anchor}"' in html, anchor
+
+
+def test_the_class_overview_names_what_most_of_the_class_got_wrong():
+    """The class index lists the rules that cost the most submissions points, with how many of the graded ones"""
+    results_ = [EXAMPLES["collects_opponent_first"], EXAMPLES["perfect_score"]]
+    html = report.render_class_overview(results_, view="student")
+    lost = {test.rule or test.name for test in results_[0].tests
+            if test.category != "student_tests" and test.score < test.max_score}
+    assert 'id="misses"' in html and lost
+    for rule in lost:
+        assert f"1 of 2</span> {report_escape(rule)}" in html
+    assert report.render_class_overview([EXAMPLES["perfect_score"]], view="student").count('id="misses"') == 0
+
+
+def report_escape(text: str) -> str:
+    """text as the templates escape it."""
+    from markupsafe import escape
+
+    return str(escape(text))

@@ -77,8 +77,48 @@ def test_failures_outside_the_charged_category_say_what_they_follow_from(graded,
     elsewhere = [test for test in result.tests if test.category != variant.category and test.outcome != "passed"]
     assert all(test.outcome == "excused" for test in elsewhere), [(t.id, t.outcome) for t in elsewhere]
     title = CATEGORY_TITLES[variant.category]
-    assert all(test.follows_from.startswith("follows from: ") and test.follows_from.endswith(f"charged in {title}")
+    assert all(test.follows_from.startswith("follows from: ") and f"charged in {title} (" in test.follows_from
                for test in elsewhere), [t.follows_from for t in elsewhere]
+
+
+UNITS_OF = {
+    "data_structures": ("Queue and Stack",),
+    "joker_dominance": ("card_value", "play_round"),
+    "normal_rounds": ("card_value", "play_round"),
+    "forced_war": ("resolve_war",),
+    "exhaustion": ("resolve_war",),
+    "full_game": ("deal",),
+}
+"""The units whose repair may excuse a failure that follows from a bug of each category."""
+
+
+@pytest.mark.parametrize("variant", CHAFFS, ids=lambda variant: variant.name)
+def test_each_excuse_is_backed_by_its_counterfactual_run(graded, variant):
+    """Every excused test names the run that proved it: the same check passed again with the reference's version
+    of a unit of the charged category in place of the chaff's, or the reference playing the rule variant the
+    chaff plays gave exactly the chaff's answer both there and in the charged test"""
+    result = graded[variant.name]
+    for test in result.tests:
+        if test.outcome != "excused":
+            continue
+        repaired = [unit for unit in UNITS_OF.get(variant.category, ())
+                    if f"run again with the reference's {unit} in place of yours, this test passed" in test.follows_from]
+        by_variant = "playing the rule your code plays there, gives exactly your answer" in test.follows_from
+        assert repaired or by_variant, (test.id, test.follows_from)
+        if by_variant:
+            charged = [other for other in result.tests if other.category == variant.category and other.plays
+                       and other.score < other.max_score and set(other.plays) & set(test.plays)]
+            assert charged, (test.id, test.plays)
+
+
+def test_the_excuses_of_the_rubric_class_are_proven_not_assumed(graded):
+    """A failure no counterfactual run repairs is charged where it is: the exhaustion chaff that lets a short
+    player keep its cards is not excused by a face-down rule its forced-war tests never showed"""
+    keeps = graded["short_player_keeps_cards"]
+    assert not [test.id for test in keeps.tests if test.outcome == "excused" and test.category == "exhaustion"]
+    one = graded["one_face_down"]
+    assert next(c for c in one.categories if c.id == "forced_war").diagnosis == \
+        "Your resolve_war plays 1 card face down per war cycle; the handout says 3."
 
 
 def test_every_visible_failure_can_be_reproduced_and_hidden_ones_keep_their_inputs(graded):

@@ -58,8 +58,9 @@ class RoundOutcome:
 class Student:
     """The submission as the hidden tests see it: typed calls that return decoded plain values.
 
-    trusted=True runs a call with the worker's own correct Queue and Stack in place of the student's, to tell
-    a bug in the data structures from a bug in the game. Every call leaves `last_call`, the lines of Python
+    trusted runs a call with one unit repaired, everything else the student's own: True or "structures" puts
+    the worker's own correct Queue and Stack in place of the student's; "card_value", "play_round",
+    "resolve_war" or "deal" the worker's own version of that function (a counterfactual run). Every call leaves `last_call`, the lines of Python
     that replay it, and a call made twice with different answers marks the submission nondeterministic.
     """
 
@@ -113,34 +114,34 @@ class Student:
         return decode(self._call("call", reproduction.plain_call("shuffle", f"{show(deck)}, {seed!r}"),
                                  function="shuffle", kwargs={"deck": deck, "seed": seed}))
 
-    def deal(self, deck: list[str], trusted: bool = False) -> tuple[list[Any], list[Any]]:
+    def deal(self, deck: list[str], trusted: bool | str = False) -> tuple[list[Any], list[Any]]:
         """The student's deal(deck), both queues drained front first."""
         value = _shaped(self._call("deal", reproduction.deal_call(deck), deck=deck, trusted=trusted), "p1", "p2")
         return decode(value["p1"]), decode(value["p2"])
 
     def play_round(self, p1: list[str], p2: list[str], rules: dict[str, Any] | None = None,
-                   trusted: bool = False) -> RoundOutcome:
+                   trusted: bool | str = False) -> RoundOutcome:
         """play_round on queues holding p1 and p2."""
         value = _shaped(self._call("play_round", reproduction.round_call(p1, p2, rules), p1=p1, p2=p2, rules=rules,
                                    trusted=trusted), "result", "p1", "p2")
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]))
 
     def resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str,
-                    rules: dict[str, Any] | None = None, trusted: bool = False) -> RoundOutcome:
+                    rules: dict[str, Any] | None = None, trusted: bool | str = False) -> RoundOutcome:
         """resolve_war on queues holding p1 and p2 after c1 and c2 tied; also every Stack's pushes."""
         value = _shaped(self._call("resolve_war", reproduction.war_call(p1, p2, c1, c2, rules), p1=p1, p2=p2, c1=c1,
                                    c2=c2, rules=rules, trusted=trusted), "result", "p1", "p2")
         stacks = [decode(pushes) for pushes in value["stacks"]] if type(value.get("stacks")) is list else []
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]), stacks)
 
-    def play_game(self, rules: dict[str, Any] | None = None, trusted: bool = False, **kwargs: Any) -> dict[str, Any]:
+    def play_game(self, rules: dict[str, Any] | None = None, trusted: bool | str = False, **kwargs: Any) -> dict[str, Any]:
         """The fields of play_game(**kwargs)'s result, decoded."""
         value = _shaped(self._call("play_game", reproduction.game_call(kwargs, rules), timeout=self.game_timeout,
                                    kwargs=kwargs, rules=rules, trusted=trusted))
         return {key: decode(item) for key, item in value.items()}
 
     def replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False,
-               trusted: bool = False) -> list[dict[str, Any]]:
+               trusted: bool | str = False) -> list[dict[str, Any]]:
         """Each deck played with the student's play_round/resolve_war: sizes per round and final queues."""
         return self._call("replay", "", timeout=self.game_timeout, decks=decks, max_rounds=max_rounds,
                           detail=detail, trusted=trusted)
@@ -324,13 +325,17 @@ def _describe(report: pytest.TestReport, call: pytest.CallInfo[None]) -> dict[st
     """One test's entry: outcome, sentence, difference, exception, duration, the lines that reproduce the
     failing call, and where its failure may come from a bug charged elsewhere."""
     entry: dict[str, Any] = {"outcome": "passed", "sentence": "", "difference": None, "exception": None,
-                             "duration": report.duration, "reproduction": "", "explained_by": []}
+                             "duration": report.duration, "reproduction": "", "explained_by": [], "plays": [],
+                             "diagnosis": ""}
     if report.outcome == "passed":
         return entry
     error = call.excinfo.value if call.excinfo is not None else None
     last_call = RECORDER.student.last_call if RECORDER.student is not None else ""
     explained_by = getattr(error, "explained_by", None)
-    entry.update(explained_by=explained_by if isinstance(explained_by, list) else [],
+    plays = getattr(error, "plays", None)
+    entry.update(plays=[key for key in plays if type(key) is str] if isinstance(plays, list) else [],
+                 diagnosis=str(getattr(error, "diagnosis", "") or ""),
+                 explained_by=explained_by if isinstance(explained_by, list) else [],
                  reproduction=getattr(error, "reproduction", "") or last_call)
     if isinstance(error, Mismatch):
         entry.update(outcome="failed", sentence=error.sentence, difference=error.difference)

@@ -45,6 +45,12 @@ def test_points(manifest: list[ManifestEntry], config: Config) -> dict[str, floa
             for entry in manifest}
 
 
+def _case_name(entry: ManifestEntry) -> str:
+    """A test's title, with its case for a parametrized test ("... [Q]"), so that no two rows share a name."""
+    case = entry.id.rpartition("[")[2].rstrip("]") if entry.id.endswith("]") and "[" in entry.id else ""
+    return f"{entry.name} [{case}]" if case else entry.name
+
+
 def is_hidden(test_id: str, patterns: tuple[str, ...]) -> bool:
     """Whether grading.toml hides this test from students (exact id, or an fnmatch pattern)."""
     return any(test_id == pattern or fnmatch.fnmatchcase(test_id, pattern) for pattern in patterns)
@@ -87,7 +93,7 @@ def score(
             test_outcome = "excused"
         tests.append(TestResult(
             id=entry.id,
-            name=entry.name,
+            name=_case_name(entry),
             category=entry.category,
             score=round(maxima[entry.id], 4) if passed or test_outcome == "excused" else 0.0,
             max_score=round(maxima[entry.id], 4),
@@ -101,11 +107,14 @@ def score(
             rule=entry.rule,
             reproduction="" if hidden or passed else str(seen.get("reproduction", ""))[:4000],
             follows_from=excused.get(entry.id, ""),
+            plays=tuple(key for key in seen.get("plays") or () if type(key) is str) if not passed else (),
+            diagnosis=str(seen.get("diagnosis") or "")[:300] if not passed else "",
         ))
     categories = [
         CategoryScore(category, title,
                       round(sum(t.score for t in tests if t.category == category), 2),
-                      round(config.points.get(category, 0.0), 2))
+                      round(config.points.get(category, 0.0), 2),
+                      category_diagnosis([t for t in tests if t.category == category]))
         for category, title in CATEGORY_TITLES.items()
     ]
     recorded = recorded or {}
@@ -132,6 +141,21 @@ def score(
     )
 
 
+def category_diagnosis(tests: list[TestResult]) -> str:
+    """The one sentence naming the rule a category's charged failures play: a variant that reproduces every
+    one of them (the first such, in the order the tests name them); empty when any failure has none."""
+    charged = [test for test in tests if test.score < test.max_score]
+    if not charged or any(not test.plays for test in charged):
+        return ""
+    common = [key for key in charged[0].plays if all(key in test.plays for test in charged)]
+    if not common:
+        return ""
+    for test in charged:
+        if test.plays and test.plays[0] == common[0] and test.diagnosis:
+            return test.diagnosis
+    return ""
+
+
 CHARGED = ("failed", "error", "timeout", "crash")
 """Outcomes that cost a test its points (before excusals)."""
 
@@ -139,8 +163,10 @@ CHARGED = ("failed", "error", "timeout", "crash")
 def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, str]:
     """The failed tests that a bug charged elsewhere wholly explains, each with its follows_from sentence.
 
-    A test names its possible causes (explained_by: a category, or one test); it is excused when one of them
-    is charged: a test of that category (never its own) failed and is not itself excused. One bug, one charge.
+    A test names the causes its counterfactual runs proved (explained_by: a category whose unit, repaired alone,
+    made it pass; or one test whose failure the same rule variant reproduces, `plays`); it is excused when one
+    of them is charged: a test of that category (never its own) failed and is not itself excused, or that test
+    failed and the same variant reproduced it. One bug, one charge.
     """
     entries = {entry.id: entry for entry in manifest}
     resolved: dict[str, str | None] = {}
@@ -159,7 +185,10 @@ def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, s
                 if not isinstance(cause, dict):
                     continue
                 if isinstance(cause.get("test"), str):
-                    candidates = [cause["test"]] if cause["test"] in entries else []
+                    # A rule variant the failure follows from: that test must be reproduced by the same variant.
+                    plays = (seen.get(cause["test"]) or {}).get("plays")
+                    candidates = [cause["test"]] if cause["test"] in entries and (
+                        "plays" not in cause or (isinstance(plays, list) and cause["plays"] in plays)) else []
                 elif isinstance(cause.get("category"), str) and cause["category"] != own:
                     candidates = [e.id for e in manifest if e.category == cause["category"]]
                 else:
@@ -169,7 +198,7 @@ def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, s
                 if charged:
                     culprit = entries[charged[0]]
                     result = (f"follows from: {culprit.rule or culprit.name}, charged in "
-                              f"{CATEGORY_TITLES.get(culprit.category, culprit.category)}")
+                              f"{CATEGORY_TITLES.get(culprit.category, culprit.category)}{_proof(cause)}")
                     break
         resolved[test_id] = result
         return result
@@ -180,6 +209,24 @@ def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, s
         if reason:
             found[entry.id] = reason
     return found
+
+
+UNIT_WORDS = {"structures": "Queue and Stack", "card_value": "card_value", "play_round": "play_round",
+              "resolve_war": "resolve_war", "deal": "deal"}
+"""How a follows_from sentence names each unit a counterfactual run repaired."""
+
+
+def _proof(cause: dict[str, Any]) -> str:
+    """What the counterfactual run showed, in words, for the follows_from sentence."""
+    unit = cause.get("repaired")
+    if isinstance(unit, str) and unit in UNIT_WORDS and cause.get("through") == "loop":
+        return (f" (your play_game plays the same game as your own units played round after round; with the "
+                f"reference's {UNIT_WORDS[unit]} in place of yours, that game is the reference's)")
+    if isinstance(unit, str) and unit in UNIT_WORDS:
+        return f" (run again with the reference's {UNIT_WORDS[unit]} in place of yours, this test passed)"
+    if isinstance(cause.get("plays"), str):
+        return " (the reference, playing the rule your code plays there, gives exactly your answer here too)"
+    return ""
 
 
 def _sentence(seen: dict[str, Any], outcome: str, reason: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +20,7 @@ import jinja2
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
 from .charts import category_bars, game_comparison, histogram
 from .input import try_load
-from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, percent
+from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
 
 VIEWS = ("student", "instructor")
 """student hides the names and details of hidden tests; instructor shows everything."""
@@ -116,6 +117,7 @@ def render_student_report(result: GradeResult, *, view: str = "student") -> str:
             instructor=instructor,
             total_percent=percent(result.score, result.max_score),
             categories=category_views(result, instructor=instructor),
+            losses=losses(result, instructor=instructor) if result.outcome == "graded" else [],
             files=[file_view(file) for file in result.coverage],
             game=game_comparison(result.telemetry) if result.telemetry else None,
             telemetry=result.telemetry,
@@ -210,7 +212,12 @@ def _render_overview(entries: list[_Entry], *, view: str) -> str:
                 )
             )
     template = _environment().get_template("index.html")
+    rules, diagnoses, chaffs = class_misses(graded)
     return template.render(
+        missed_rules=rules,
+        missed_diagnoses=diagnoses,
+        missed_chaffs=chaffs,
+        graded_count=len(graded),
         view=view,
         rows=rows,
         columns=[(column, CATEGORY_TITLES.get(column, column)) for column in columns],
@@ -221,6 +228,33 @@ def _render_overview(entries: list[_Entry], *, view: str) -> str:
         averages=category_bars(averages) if averages else None,
         lowest=min(averages, key=lambda pair: pair[1]) if len(averages) > 1 else None,
     )
+
+
+MISSES_SHOWN = 8
+"""How many of the class's most missed rules, diagnoses and chaffs the class overview lists."""
+
+
+def class_misses(graded: list[GradeResult]) -> tuple[list[tuple[str, str, int]], list[tuple[str, int]],
+                                                     list[tuple[str, int, int]]]:
+    """What most of the class got wrong: the rules that cost the most submissions points (rule, category, how
+    many), the diagnoses most often given (sentence, how many), and the chaffs the students' own tests missed
+    most often (misconception, missed by, graded by)."""
+    rules: Counter[tuple[str, str]] = Counter()
+    diagnoses: Counter[str] = Counter()
+    missed: Counter[str] = Counter()
+    judged: Counter[str] = Counter()
+    for result in graded:
+        rules.update({(test.rule or test.name, CATEGORY_TITLES.get(test.category, test.category))
+                      for test in result.tests if test.category != "student_tests" and test.score < test.max_score})
+        diagnoses.update({category.diagnosis for category in result.categories if category.diagnosis})
+        own = result.student_tests
+        for chaff in own.chaffs if own is not None and own.status == "graded" else []:
+            judged[chaff.misconception] += 1
+            missed[chaff.misconception] += not chaff.caught
+    return ([(rule, title, count) for (rule, title), count in rules.most_common(MISSES_SHOWN)],
+            diagnoses.most_common(MISSES_SHOWN),
+            [(misconception, count, judged[misconception])
+             for misconception, count in missed.most_common(MISSES_SHOWN) if count])
 
 
 def _overview_row(entry: _Entry, columns: list[str]) -> OverviewRow:

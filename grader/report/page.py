@@ -89,6 +89,8 @@ class TestView:
     output: Clipped | None
     reproduction: Clipped | None
     """The lines of Python that replay the failure, for a test whose details are shown."""
+    name: str = ""
+    """The title the row shows: the test's name without its case (shown apart)."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ class CategoryView:
     hidden_max: float
     hidden_rules: list[HiddenRule]
     """The rules the hidden tests check, in suite order (hidden tests without a rule are only counted)."""
+    diagnosis: str = ""
+    """The rule the student's code plays where the handout says another (one sentence), or empty."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,42 @@ class FileView:
     lines: list[SourceLine]
     cut_lines: int
     """Lines left out at the end."""
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One rule that cost points: where the report's summary at the top says the points went."""
+
+    category: str
+    title: str
+    rule: str
+    points: float
+    tests: int
+    diagnosis: str
+    anchor: str
+    """The id of the element to link to: the rule's first failing test, or its category when that is hidden."""
+
+
+def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
+    """The rules that lost points (Part E apart), by category and then most points first, each with its
+    category's diagnosis (the page shows it once, at the category's first rule)."""
+    diagnoses = {category.id: category.diagnosis for category in result.categories}
+    found: dict[tuple[str, str], Loss] = {}
+    for test in result.tests:
+        if test.category == "student_tests" or test.score >= test.max_score:
+            continue
+        key = (test.category, test.rule or base_name(test))
+        lost = test.max_score - test.score
+        if key in found:
+            found[key] = dataclasses.replace(found[key], points=found[key].points + lost, tests=found[key].tests + 1)
+            continue
+        shown = instructor or not test.hidden
+        found[key] = Loss(test.category, CATEGORY_TITLES.get(test.category, test.category), key[1], lost, 1,
+                          diagnoses.get(test.category, ""),
+                          f"test-{test.id}" if shown else f"category-{test.category}")
+    order = list(CATEGORY_TITLES)
+    return sorted(found.values(), key=lambda loss: (order.index(loss.category) if loss.category in order
+                                                    else len(order), -loss.points))
 
 
 def category_views(result: GradeResult, *, instructor: bool) -> list[CategoryView]:
@@ -176,6 +216,7 @@ def category_views(result: GradeResult, *, instructor: bool) -> list[CategoryVie
                 hidden_score=sum(test.score for test in hidden),
                 hidden_max=sum(test.max_score for test in hidden),
                 hidden_rules=_hidden_rules(hidden),
+                diagnosis=category.diagnosis,
             )
         )
     return views
@@ -204,11 +245,11 @@ def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
 
 def _test_views(tests: list[TestResult]) -> list[TestView]:
     """Tests as rows; consecutive passed cases of one parametrized test (same name, nothing printed) share a row."""
-    shared = Counter(test.name for test in tests)
+    shared = Counter(base_name(test) for test in tests)
     views: list[TestView] = []
     for test in tests:
         last = views[-1] if views else None
-        if last and _quiet_pass(test) and _quiet_pass(last.test) and last.test.name == test.name:
+        if last and _quiet_pass(test) and _quiet_pass(last.test) and base_name(last.test) == base_name(test):
             views[-1] = dataclasses.replace(
                 last,
                 case="",
@@ -217,8 +258,14 @@ def _test_views(tests: list[TestResult]) -> list[TestView]:
                 max_score=last.max_score + test.max_score,
             )
         else:
-            views.append(_test_view(test, case=_case(test.id) if shared[test.name] > 1 else ""))
+            views.append(_test_view(test, case=_case(test.id) if shared[base_name(test)] > 1 else ""))
     return views
+
+
+def base_name(test: TestResult) -> str:
+    """A test's title without the " [case]" results.json adds to a parametrized case's name."""
+    suffix = f" [{_case(test.id)}]"
+    return test.name[: -len(suffix)] if _case(test.id) and test.name.endswith(suffix) else test.name
 
 
 def _quiet_pass(test: TestResult) -> bool:
@@ -236,6 +283,7 @@ def _test_view(test: TestResult, *, case: str) -> TestView:
     """A test with its detail clipped for showing."""
     exception = test.exception
     return TestView(
+        name=base_name(test),
         test=test,
         case=case,
         cases=1,

@@ -1,8 +1,10 @@
 """Extensions: the numbers GameResult reports beyond Part D (wars, longest war chain, the history of queue
 sizes) and the seeded replay (ASSIGNMENT.md, play_game and the GameResult table).
 
-Each test first checks the game itself (winner, rounds, cards): a game that already ends differently is
-charged where its cause is, and only a wrong extension field costs points here."""
+Each test checks only its own field: a game whose winner, rounds or cards differ is charged where that rule
+is (Full game), and a field that differs because a unit does (a Joker that crashes card_value, a wrong war) is
+excused only when the same game, played again with the reference's version of that unit, gives the right
+field: the extension is then observed on a game the student's code can play."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ import pytest
 
 from grader.grading import expected
 from grader.grading.checks import Mismatch, expect, show
-from grader.grading.suites.common import attribute_game_failure, check_game_first
-from grader.sandbox.channel import StudentRaised
+from grader.grading.suites.common import GAME_UNITS, attribute_game_failure, check_game_field, repair
+from grader.sandbox.channel import StudentProblem, StudentRaised
 from reference import make_deck, shuffle
 
 pytestmark = pytest.mark.category("extensions")
@@ -24,7 +26,7 @@ DECKS = expected.fixed_decks(12)
 @pytest.mark.parametrize("index", [3, 6])
 def test_wars_counts_the_rounds_that_went_to_war(student, index):
     """play_game: GameResult.wars counts every round that went to war, once however many cycles it took"""
-    check_game_first(student, f"for the 54-card deck number {index}", deck=DECKS[index], max_rounds=MAX_ROUNDS,
+    check_game_field(student, f"for the 54-card deck number {index}", deck=DECKS[index], max_rounds=MAX_ROUNDS,
                      field="wars")
 
 
@@ -33,14 +35,14 @@ def test_wars_counts_the_rounds_that_went_to_war(student, index):
 @pytest.mark.parametrize("index", [3, 6])
 def test_longest_war_chain(student, index):
     """play_game: GameResult.longest_war_chain is the most cycles one war took (2 in these games)"""
-    check_game_first(student, f"for the 54-card deck number {index}", deck=DECKS[index], max_rounds=MAX_ROUNDS,
+    check_game_field(student, f"for the 54-card deck number {index}", deck=DECKS[index], max_rounds=MAX_ROUNDS,
                      field="longest_war_chain")
 
 
 @pytest.mark.rule("GameResult.history: the sizes of P1's and P2's queues after every round, a war included")
 def test_history_records_both_sizes_after_every_round(student):
     """play_game: GameResult.history holds (P1's size, P2's size) after each round, one entry per round"""
-    check_game_first(student, "for the 54-card deck number 3", deck=DECKS[3], max_rounds=MAX_ROUNDS,
+    check_game_field(student, "for the 54-card deck number 3", deck=DECKS[3], max_rounds=MAX_ROUNDS,
                      field="history")
 
 
@@ -49,21 +51,27 @@ def test_history_records_both_sizes_after_every_round(student):
 def test_the_same_seed_replays_the_same_game(student):
     """play_game: the same seed gives the same game, and it is the game of the deck shuffle(make_deck(), seed)"""
     fields = ("winner", "rounds", "p1_cards", "p2_cards", "wars", "longest_war_chain")
+
+    def check(trusted):
+        first = student.play_game(max_rounds=MAX_ROUNDS, seed=11, trusted=trusted)
+        second = student.play_game(max_rounds=MAX_ROUNDS, seed=11, trusted=trusted)
+        differ = [field for field in fields if first.get(field) != second.get(field)]
+        expect(not differ, "two games with seed 11 ended differently: " + "; ".join(
+            f"{field} {show(first.get(field))} the first time, {show(second.get(field))} the second" for field in differ))
+        deck = student.shuffle(student.make_deck(), 11)
+        if type(deck) is not list:
+            raise Mismatch(f"shuffle(make_deck(), 11) should return a list, not {show(deck)}")
+        dealt = student.play_game(max_rounds=MAX_ROUNDS, deck=deck, trusted=trusted)
+        differ = [field for field in fields if first.get(field) != dealt.get(field)]
+        expect(not differ, "play_game(seed=11) should play the deck shuffle(make_deck(), 11), but the two games "
+               "differ: " + "; ".join(f"{field} {show(first.get(field))} with the seed, {show(dealt.get(field))} with "
+                                      "the deck" for field in differ))
+
     try:
-        first = student.play_game(max_rounds=MAX_ROUNDS, seed=11)
+        check(False)
     except StudentRaised as failure:
         # The handout suggests random.Random(seed).shuffle, the reference's: its deck finds the round at fault.
-        deck = shuffle(make_deck(), 11)
-        raise attribute_game_failure(student, failure, deck, MAX_ROUNDS) from None
-    second = student.play_game(max_rounds=MAX_ROUNDS, seed=11)
-    differ = [field for field in fields if first.get(field) != second.get(field)]
-    expect(not differ, "two games with seed 11 ended differently: " + "; ".join(
-        f"{field} {show(first.get(field))} the first time, {show(second.get(field))} the second" for field in differ))
-    deck = student.shuffle(student.make_deck(), 11)
-    if type(deck) is not list:
-        raise Mismatch(f"shuffle(make_deck(), 11) should return a list, not {show(deck)}")
-    dealt = student.play_game(max_rounds=MAX_ROUNDS, deck=deck)
-    differ = [field for field in fields if first.get(field) != dealt.get(field)]
-    expect(not differ, "play_game(seed=11) should play the deck shuffle(make_deck(), 11), but the two games differ: "
-           + "; ".join(f"{field} {show(first.get(field))} with the seed, {show(dealt.get(field))} with the deck"
-                       for field in differ))
+        named = attribute_game_failure(student, failure, shuffle(make_deck(), 11), MAX_ROUNDS)
+        raise repair(named, check, GAME_UNITS) from None
+    except (Mismatch, StudentProblem) as failure:
+        raise repair(failure, check, GAME_UNITS) from None

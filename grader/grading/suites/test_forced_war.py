@@ -13,7 +13,7 @@ import pytest
 
 from grader.grading import reproduction
 from grader.grading.checks import Mismatch, expect, expect_cards
-from grader.grading.suites.common import check_war, with_structures
+from grader.grading.suites.common import check_war, diagnose, war_candidates, with_structures
 
 pytestmark = pytest.mark.category("forced_war")
 
@@ -52,8 +52,12 @@ def test_each_player_pushes_its_tied_card_then_3_down_and_1_up(student):
     """resolve_war: two Stack war piles, one per player: tied card, then its 3 down and 1 up cards"""
     lines = reproduction.war_call(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", result="P1")
 
+    seen = []
+
     def check(trusted: bool) -> None:
         got = student.resolve_war(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", trusted=trusted)
+        if not trusted:
+            seen.append(got)
         piles = [pile for pile in (got.stacks or []) if pile]
         try:
             expect(len(piles) >= 2, f"resolve_war should push the cards onto your Stack war piles, one per player, "
@@ -63,7 +67,14 @@ def test_each_player_pushes_its_tied_card_then_3_down_and_1_up(student):
         except Mismatch as failure:
             failure.reproduction = lines
             raise
-    with_structures(check)
+    try:
+        with_structures(check)
+    except Mismatch as failure:
+        if getattr(failure, "explained_by", None) or not seen:
+            raise
+        raise diagnose(failure, seen[0], war_candidates(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", None),
+                       lambda got, want: got.result == want.result and got.p1 == want.p1 and got.p2 == want.p2) \
+            from None
 
 
 @pytest.mark.weight(2)

@@ -1,0 +1,150 @@
+"""Rule variants of a war and a round: what the reference would do under another rule, to name the rule a
+student's code plays and to prove that one rule alone accounts for a failure.
+
+Each variant changes one rule of the handout and nothing else. The handout's own rules (no option changed)
+give exactly the reference's answers (tests/test_war_variants.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reference import card_value
+
+from .harness import RoundOutcome
+
+_VALUES = {card: card_value(card) for card in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Jo")}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule changed: its key (recorded in results.json), its options and the sentence that names it."""
+
+    key: str
+    options: dict[str, Any]
+    sentence: str
+
+
+def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
+        new_piles: bool = False, from_back: bool = False, short_takes: str = "all") -> RoundOutcome:
+    """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
+    "loser_first" or "played"; new_piles: a tie again starts empty piles (earlier cycles' cards are lost);
+    from_back: the face-down cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
+    war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
+    (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
+    go to nobody and the short player keeps its queue)."""
+    q1, q2 = list(p1), list(p2)
+    pile1, pile2 = [c1], [c2]
+    played = [c1, c2]
+
+    def gather(winner: list[str], own: list[str], other: list[str]) -> None:
+        if collect == "played":
+            winner.extend(played)
+        else:
+            for pile in ((other, own) if collect == "loser_first" else (own, other)):
+                winner.extend(reversed(pile))
+        own.clear()
+        other.clear()
+
+    while True:
+        short1, short2 = len(q1) < face_down + 1, len(q2) < face_down + 1
+        if short1 and short2:
+            q1.extend(reversed(pile1))
+            q2.extend(reversed(pile2))
+            return RoundOutcome("draw", q1, q2)
+        if short1 or short2:
+            winner, loser, own, other, name = (q2, q1, pile2, pile1, "P2") if short1 else (q1, q2, pile1, pile2, "P1")
+            if short_takes in ("all", "piles"):
+                gather(winner, own, other)
+            if short_takes in ("all", "queue"):
+                winner.extend(loser)
+                loser.clear()
+            return RoundOutcome(name, q1, q2)
+        if from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
+            down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
+            del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
+            for card1, card2 in zip(down1, down2):
+                pile1.append(card1)
+                pile2.append(card2)
+                played.extend((card1, card2))
+            pile1.append(q1.pop(0))
+            pile2.append(q2.pop(0))
+            played.extend((pile1[-1], pile2[-1]))
+        else:
+            for _ in range(face_down + 1):
+                pile1.append(q1.pop(0))
+                pile2.append(q2.pop(0))
+                played.extend((pile1[-1], pile2[-1]))
+        v1, v2 = _VALUES.get(pile1[-1], 0), _VALUES.get(pile2[-1], 0)
+        if v1 != v2:
+            winner, own, other, name = (q1, pile1, pile2, "P1") if v1 > v2 else (q2, pile2, pile1, "P2")
+            gather(winner, own, other)
+            return RoundOutcome(name, q1, q2)
+        if new_piles:
+            pile1, pile2, played = [], [], []
+
+
+def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
+    """Every variant of the war the test plays under rules (face_down and collect as Rules gives them)."""
+    base = dict(face_down=(rules or {}).get("face_down", 3), collect=(rules or {}).get("collect", "winner_first"))
+    said = base["face_down"]
+    found = []
+    for count in range(0, 6):
+        if count != said:
+            found.append(Variant(f"face_down={count}", dict(base, face_down=count),
+                                 f"Your resolve_war plays {count} card{'s' * (count != 1)} face down per war cycle; "
+                                 f"the handout says {said}."))
+    other = "loser_first" if base["collect"] == "winner_first" else "winner_first"
+    found.append(Variant(f"collect={other}", dict(base, collect=other),
+                         "Your resolve_war's winner collects the opponent's war pile first; the handout says its own "
+                         "pile first." if other == "loser_first" else
+                         "Your resolve_war's winner collects its own war pile first; Rules(collect=\"loser_first\") "
+                         "says the opponent's first."))
+    found.append(Variant("collect=played", dict(base, collect="played"),
+                         "Your resolve_war's winner takes the cards in the order they were played; the handout says "
+                         "each pile popped from the top, its own pile first."))
+    found.append(Variant("new_piles", dict(base, new_piles=True),
+                         "Your resolve_war starts new piles when the face-up cards tie again, so the cards of the "
+                         "earlier cycles are lost; the handout says the war goes on on top of the same piles."))
+    found.append(Variant("from_back", dict(base, from_back=True),
+                         "Your resolve_war takes the face-down cards from the back of each player's queue; the "
+                         "handout says from the front."))
+    found.append(Variant("short_keeps_queue", dict(base, short_takes="piles"),
+                         "Your resolve_war lets a player too short for a war keep the cards left in its queue; the "
+                         "handout says the winner takes them too."))
+    found.append(Variant("short_pot_lost", dict(base, short_takes="queue"),
+                         "Your resolve_war gives the war piles to nobody when a player is too short for a war; the "
+                         "handout says the winner takes both piles and the short player's cards."))
+    found.append(Variant("short_nothing_moves", dict(base, short_takes="nothing"),
+                         "Your resolve_war moves no card when a player is too short for a war (the piles go to "
+                         "nobody, the short player keeps its queue); the handout says the winner takes both piles "
+                         "and the short player's cards."))
+    return found
+
+
+def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False) -> RoundOutcome:
+    """play_round as the handout plays it, but with the Ace above the King (below the Joker), or the winner
+    enqueuing the loser's card before its own."""
+    q1, q2 = list(p1), list(p2)
+    if not q1 or not q2:
+        return RoundOutcome("draw" if not q1 and not q2 else "P2" if not q1 else "P1", q1, q2)
+    c1, c2 = q1.pop(0), q2.pop(0)
+
+    def value(card: str) -> float:
+        return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
+
+    if value(c1) == value(c2):
+        return RoundOutcome(("war", c1, c2), q1, q2)
+    winner, name, first, second = (q1, "P1", c1, c2) if value(c1) > value(c2) else (q2, "P2", c2, c1)
+    winner.extend((second, first) if loser_first else (first, second))
+    return RoundOutcome(name, q1, q2)
+
+
+ROUND_VARIANTS = (
+    Variant("ace_high", {"ace_high": True}, "Your play_round ranks the Ace (\"1\") above the King; the handout says "
+                                             "the Ace is the lowest rank."),
+    Variant("loser_card_first", {"loser_first": True}, "Your play_round's winner puts the opponent's card at the "
+                                                       "back of its queue before its own; the handout says its own "
+                                                       "card first."),
+)
+"""The variants of a single round."""
