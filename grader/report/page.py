@@ -167,7 +167,7 @@ class Loss:
 
 def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
     """The rules that lost points (Part E apart), by category and then most points first, each with its
-    category's diagnosis (the page shows it once, at the category's first rule)."""
+    category's diagnosis (the page shows it once, above the category's first rule)."""
     diagnoses = {category.id: category.diagnosis for category in result.categories}
     found: dict[tuple[str, str], Loss] = {}
     for test in result.tests:
