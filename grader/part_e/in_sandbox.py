@@ -53,6 +53,7 @@ os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
+import syscall_filter  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/syscall_filter.py, copied
 
 try:
     import coverage  # noqa: E402
@@ -286,16 +287,28 @@ def _no_failure_reports() -> None:
         pass
 
 
+def _machine() -> str:
+    import platform  # noqa: PLC0415
+
+    return platform.machine()
+
+
 def _magic() -> str:
     import importlib.util  # noqa: PLC0415
 
     return importlib.util.MAGIC_NUMBER.hex()
 
 
-def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
+def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool = False) -> None:
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
+        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
+            _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
+            return
+        if not syscall_filter.deny_keyring() and _machine() in syscall_filter.KEYRING_CALLS:
+            _send(fd, {"fault": "the keyring filter could not be installed"})
+            return
         line = sys.stdin.buffer.readline()
         payload = json.loads(line) if line.strip() else None
         sources = payload.get("sources") if isinstance(payload, dict) else None
@@ -342,8 +355,13 @@ def _snapshot(root: str) -> dict[str, bytes]:
     return files
 
 
+class Fault(Exception):
+    """The grader's fault: a run could not be set up, or what a run left could not be removed."""
+
+
 def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
-    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp."""
+    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
+    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored)."""
     if sweep:
         for _ in range(20):
             try:
@@ -352,28 +370,36 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                 break
             time.sleep(0.005)
         _reap()
-    for folder in ("/tmp", "/dev/shm"):
-        if private_tmp and os.path.isdir(folder):
-            for entry in os.listdir(folder):
+    if private_tmp:
+        for folder in ("/tmp", "/dev/shm"):
+            if os.path.isdir(folder):
+                for entry in os.listdir(folder):
+                    _delete(os.path.join(folder, entry))
+                if os.listdir(folder):
+                    raise Fault(f"{folder} could not be emptied")
+    elif sweep:  # the host's /tmp (plain level, own uid): what this uid made there
+        uid = os.getuid()
+        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+            for entry in os.listdir(folder) if os.path.isdir(folder) else ():
                 path = os.path.join(folder, entry)
                 try:
-                    shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+                    mine = os.lstat(path).st_uid == uid
                 except OSError:
-                    pass
+                    continue
+                if mine:
+                    _delete(path)
+    if sweep:
+        _remove_ipc()
     for folder, dirs, names in os.walk(root, topdown=False):
         for name in names:
             path = os.path.join(folder, name)
             if os.path.relpath(path, root) not in snapshot:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+                _delete(path)
         for name in dirs:
             path = os.path.join(folder, name)
-            if os.path.islink(path):
-                os.unlink(path)
-            elif not any(key.startswith(os.path.relpath(path, root) + os.sep) for key in snapshot):
-                shutil.rmtree(path, ignore_errors=True)
+            if os.path.islink(path) or not any(key.startswith(os.path.relpath(path, root) + os.sep)
+                                               for key in snapshot):
+                _delete(path)
     for relative, data in snapshot.items():
         path = os.path.join(root, relative)
         try:
@@ -382,11 +408,56 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
         except OSError:
             same = False
         if not same:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if os.path.islink(path):
-                os.unlink(path)
-            with open(path, "wb") as handle:
-                handle.write(data)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                if os.path.islink(path) or os.path.isdir(path):
+                    _delete(path)
+                with open(path, "wb") as handle:
+                    handle.write(data)
+            except OSError as error:
+                raise Fault(f"{relative} could not be restored ({error.strerror})") from None
+
+
+def _delete(path: str) -> None:
+    """Delete a file or a whole folder, first making every folder writable (a mode that blocks deletion is no
+    obstacle); Fault if it stays."""
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            for entry in os.listdir(path):
+                _delete(os.path.join(path, entry))
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise Fault(f"{path} could not be deleted ({error.strerror})") from None
+
+
+def _remove_ipc() -> None:
+    """Remove every System V shared memory segment, semaphore set and message queue this uid owns (at the levels
+    where a run has no IPC namespace of its own); Fault if one stays."""
+    uid = os.getuid()
+    libc = None
+    for kind, id_column, uid_column, call in (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"),
+                                               ("msg", 1, 7, "msgctl")):
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                rows = [line.split() for line in handle.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                ipc_id, owner = int(row[id_column]), int(row[uid_column])
+            except (IndexError, ValueError):
+                continue
+            if owner != uid:
+                continue
+            libc = libc or _libc()
+            removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
+            if removed != 0:  # IPC_RMID is 0
+                raise Fault(f"a System V {kind} object could not be removed")
 
 
 def _reap() -> None:
@@ -409,17 +480,114 @@ def _seconds(table: Any, key: str, default: float) -> float:
     return float(value) if isinstance(value, (int, float)) and value > 0 else default
 
 
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
+PR_SET_DUMPABLE = 4
+
+
+def _libc() -> Any:
+    import ctypes  # noqa: PLC0415
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _new_namespaces() -> bool:
+    """Give the next child a user, PID, mount and IPC namespace of its own (its uid mapped to itself): it will be
+    PID 1 of a namespace nothing else lives in, with IPC objects and mounts no other run sees. False where the
+    kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
+    uid, gid = os.getuid(), os.getgid()
+    libc = _libc()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+        return False
+    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
+    try:
+        for file, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{file}", "w") as handle:
+                handle.write(text)
+    except OSError as error:
+        raise Fault(f"the run's namespaces could not be set up ({error.strerror})") from None
+    finally:
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    return True
+
+
+def _fresh_mounts(scratch_bytes: int, namespaced: bool) -> bool:
+    """In the child's own mount namespace: an empty /tmp (when the sandbox's /tmp is its own: at the plain level
+    the copy and this script live in the host's) and /dev/shm, and an empty read-only /proc (which would show the
+    zygote and the other processes of the sandbox: their ids and CPU times count the runs). Then every
+    capability is dropped, so the child cannot unmount them."""
+    libc = _libc()
+    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return False
+    size = f"size={max(scratch_bytes, 1 << 20)},mode=1777".encode()
+    scratch = ((b"/tmp", MS_NOSUID | MS_NODEV, size),) if namespaced else ()
+    for folder, flags, options in (*scratch, (b"/dev/shm", MS_NOSUID | MS_NODEV, size),
+                                   (b"/proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=0555")):
+        if os.path.isdir(folder) and libc.mount(b"war-grader-run", folder, b"tmpfs", flags, options) != 0:
+            return False
+    return _drop_capabilities(libc)
+
+
+def _drop_capabilities(libc: Any) -> bool:
+    """No capability left, in this user namespace or any (capset with empty sets)."""
+    import ctypes  # noqa: PLC0415
+
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    return libc.capset(header, data) == 0
+
+
+def _helper(command: dict[str, Any], prepared: _Prepared, fd: int, pid_fd: int) -> None:
+    """Between the zygote and one child: make the child's namespaces, start it, tell the zygote its pid (as the
+    zygote sees it), wait for it; never returns. The child's parent is this helper in every run, and at the
+    levels where namespaces work the child is PID 1, its parent pid 0, whatever run it is."""
+    try:
+        try:
+            isolated = _new_namespaces()
+        except Fault as fault:
+            _send(fd, {"fault": str(fault)})
+            return
+        pid = os.fork()
+        if pid == 0:
+            os.close(pid_fd)
+            _child(command, prepared, fd, isolated)
+        os.close(fd)
+        os.write(pid_fd, f"{pid}\n".encode())
+        os.close(pid_fd)
+        os.waitpid(pid, 0)
+    finally:
+        os._exit(0)
+
+
+def _read_pid(fd: int) -> int:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 32)
+        if not chunk:
+            return 0
+        data += chunk
+    try:
+        return int(data)
+    except ValueError:
+        return 0
+
+
 def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
                results: dict[str, Any], found: dict[str, Any]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
     the run's stop set failed (the child is killed: nothing it could still do counts), or None."""
     read_end, write_end = os.pipe()
+    pid_read, pid_write = os.pipe()
     _send(CHANNEL, {"fork": True})
-    pid = os.fork()
-    if pid == 0:
+    helper = os.fork()
+    if helper == 0:
         os.close(read_end)
-        _child({**command, "select": select_ids}, prepared, write_end)
+        os.close(pid_read)
+        _helper({**command, "select": select_ids}, prepared, write_end, pid_write)
     os.close(write_end)
+    os.close(pid_write)
+    pid = _read_pid(pid_read)
+    os.close(pid_read)
     limits = command.get("deadlines")
     default = float(command["test_timeout"])
     started = time.monotonic()
@@ -454,6 +622,8 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 continue
             if not isinstance(message, dict):
                 continue
+            if "fault" in message and stop_on is None:  # before "ready": no student code has run yet
+                raise Fault(f"a run could not be set up: {str(message['fault'])[:200]}")
             if "ready" in message and stop_on is None:
                 # the child has read its sources: standard input holds nothing more for it
                 _send(CHANNEL, {"ready": True})
@@ -486,14 +656,14 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 found.setdefault("collect_errors", []).append(str(message["collect_error"]))
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
-    if stopped in ("timeout", "caught"):
+    if stopped in ("timeout", "caught") and pid > 0:
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
     os.close(read_end)
     try:
-        os.waitpid(pid, 0)
+        os.waitpid(helper, 0)
     except ChildProcessError:
         pass
     if stopped == "caught":
@@ -548,7 +718,7 @@ def main() -> None:
     try:  # no process of the same uid may read this one's memory or file descriptors
         import ctypes  # noqa: PLC0415
 
-        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (OSError, AttributeError):
         pass
     snapshot: dict[str, bytes] | None = None
@@ -567,7 +737,12 @@ def main() -> None:
         if snapshot is None or prepared is None:
             snapshot = _snapshot(command["root"])
             prepared = _Prepared(command)
-        _send(CHANNEL, {"done": run(command, snapshot, prepared)})
+        try:
+            done = run(command, snapshot, prepared)
+        except Fault as fault:
+            _send(CHANNEL, {"fault": str(fault)})
+            return
+        _send(CHANNEL, {"done": done})
 
 
 if __name__ == "__main__":

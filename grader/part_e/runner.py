@@ -34,6 +34,7 @@ import reference
 from ..chaffs import CHAFFS, CONTRACT_MODULES, chaff_sources, wheat_sources
 from ..config import Config
 from ..sandbox.isolation import (
+    NAMESPACED,
     UID_BLOCK,
     Limits,
     SandboxError,
@@ -108,7 +109,8 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
-        shutil.copy(Path(__file__).parents[1] / "sandbox" / "process_clock.py", folder / "process_clock.py")
+        for name in ("process_clock.py", "syscall_filter.py"):
+            shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
             module = __import__(name)
@@ -190,6 +192,7 @@ class StudentTests:
         spec, session = self.spec, self.session
         session.deadline = time.monotonic() + limits.budget
         base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
+                "scratch_bytes": spec.limits.scratch_bytes, "namespaced": spec.level in NAMESPACED,
                 "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
         folder = os.path.join(spec.inside_root, package)
         schema = Schema({os.path.join(spec.inside_root, path): _line_count(text) for path, text in test_sources.items()},
@@ -240,6 +243,8 @@ class StudentTests:
                 else:  # a chaff's run ends at the first test that passed on every correct run so far and fails on it
                     stop_on = [test for test in steady if _outcome(wheats[0], test) == "passed"]
                     runs.append(_run(session, group, role, key, compiled(key, folder), schema, stop_on=stop_on))
+        except GraderFault as fault:
+            return StudentTestsResult("not_run", str(fault))
         except _Stopped as stop:
             if not {reference_key, wheat_key} <= {run.key for run in runs}:
                 return StudentTestsResult("not_run", str(stop))
@@ -322,6 +327,10 @@ BOOT_SECONDS = 60.0
 
 class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
+
+
+class GraderFault(_Stopped):
+    """The sandbox could not set a run up or clean up after one: the grader's fault, never the student's."""
 
 
 def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, Any] | None,
@@ -451,6 +460,9 @@ class _Session:
                 self._write(json.dumps({"stop_on": stop_on}))
             elif isinstance(message.get("done"), dict):
                 return message["done"]
+            elif isinstance(message.get("fault"), str):
+                raise GraderFault(f"The grader could not run your tests (Part E's sandbox: {message['fault'][:200]}); "
+                                  "ask your instructor.")
             else:
                 raise _Stopped("The process running your tests stopped answering.")
 

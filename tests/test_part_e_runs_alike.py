@@ -1,0 +1,149 @@
+"""Part E: every run looks alike from inside, and nothing of one run reaches the next, at every sandbox level."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.chaffs import write_reference
+from grader.config import load_config
+from grader.part_e.runner import grade_student_tests, make_runtime
+from grader.sandbox.isolation import level_works
+from grader.submissions import Submission, prepare
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
+LEVELS = [level for level in ("bwrap", "unshare") if level_works(level)]
+"""The levels Part E runs at here. (At plain, Part E collects no test on this machine, before this change as
+after it: not covered here.)"""
+
+JOKER = '''
+import ctypes, os
+from starter import Queue, play_round
+
+
+def test_joker():
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue("K")
+    assert play_round(q1, q2) == "P1"
+'''
+
+
+_CLEANUP: list[Path] = []
+
+
+def request_cleanup(folder: Path) -> None:
+    _CLEANUP.append(folder)
+
+
+@pytest.fixture(autouse=True)
+def _clean_up_folders():
+    yield
+    while _CLEANUP:
+        shutil.rmtree(_CLEANUP.pop(), ignore_errors=True)
+
+
+def part_e(into: Path, tests: str, level: str):
+    """Part E alone, at a sandbox level, on the reference with these tests."""
+    folder = into / "submission"
+    write_reference(folder)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "test_war.py").write_text(tests)
+    work = Path(tempfile.mkdtemp(prefix="war-grader-test-"))  # reachable by a sandbox uid (tmp_path is not)
+    work.chmod(0o711)
+    request_cleanup(work)
+    copy = prepare(Submission(folder.name, folder), work / "copy")
+    config = load_config(TEST_CONFIG, overrides={"sandbox.level": level, "sandbox.allow_plain": True})
+    return grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests, package_files=copy.files,
+                               runtime=make_runtime(work / "runtime"), config=config, slot=0)
+
+
+def verdicts(result) -> dict[str, tuple[bool, str]]:
+    return {test.id.partition("::")[2]: (test.valid, test.reason) for test in result.tests}
+
+
+KEYS = '''
+
+def test_no_kernel_keys():
+    """add_key is refused: no key can outlive the run."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.syscall(248 if os.uname().machine == "x86_64" else 217, b"user", b"war", b"x", 1,
+                        ctypes.c_int(-3)) == -1
+'''
+
+ALIKE = '''
+
+def test_pid_and_parent():
+    assert (os.getpid(), os.getppid()) == (1, 0)
+
+
+def test_nothing_of_other_processes():
+    assert os.listdir("/proc") == []
+
+
+def test_empty_scratch_and_no_ipc():
+    shm = os.path.isdir("/dev/shm")  # the unshare level has no /dev/shm
+    assert os.listdir("/tmp") == [] and (not shm or os.listdir("/dev/shm") == [])
+    for folder in ("/tmp", "/dev/shm") if shm else ("/tmp",):
+        open(f"{folder}/left", "w").write("x")
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.shmget(0x5717, 4096, 0o1600) >= 0  # IPC_CREAT | IPC_EXCL: fails if a run before made it
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_run_can_add_a_kernel_key(tmp_path, level):
+    result = part_e(tmp_path, JOKER + KEYS, level)
+    assert verdicts(result)["test_no_kernel_keys"] == (True, "")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_run_is_pid_1_of_its_own_namespaces_with_an_empty_tmp_and_ipc(tmp_path, level):
+    """The same pid, parent pid, an empty /proc, /tmp and /dev/shm, and no System V object of an earlier run,
+    in every run: these tests pass on every correct run, so they are valid."""
+    result = part_e(tmp_path, JOKER + ALIKE, level)
+    assert result.status == "graded", result.note
+    assert all(valid for valid, _ in verdicts(result).values()), verdicts(result)
+
+
+COUNTER = '''
+
+def test_counts_its_runs():
+    """Keeps a count in /tmp and in a System V segment: a different outcome on every run it can count."""
+    import glob
+    marks = len(glob.glob("/tmp/mark-*")) + len(glob.glob("/dev/shm/mark-*"))
+    for folder in ("/tmp", "/dev/shm") if os.path.isdir("/dev/shm") else ("/tmp",):
+        open(f"{folder}/mark-{marks}", "w").close()
+    libc = ctypes.CDLL(None, use_errno=True)
+    made = libc.shmget(0x5718, 4096, 0o1600)
+    assert marks == 0 and made >= 0
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_test_counting_runs_in_files_or_ipc_finds_nothing_to_count(tmp_path, level):
+    """At every level the count stays at zero (each run starts clean), so the test is valid and catches nothing."""
+    result = part_e(tmp_path, JOKER + COUNTER, level)
+    assert verdicts(result)["test_counts_its_runs"] == (True, "")
+    caught = {test for verdict in result.chaffs for test in verdict.caught_by}
+    assert "tests/test_war.py::test_counts_its_runs" not in caught
+
+
+LOCKED = '''
+
+def test_leaves_a_folder_it_cannot_delete():
+    os.makedirs("/tmp/locked/inner", exist_ok=True)
+    open("/tmp/locked/inner/data", "w").write("x")
+    os.chmod("/tmp/locked/inner", 0o500)
+    os.chmod("/tmp/locked", 0o500)
+    assert os.listdir("/tmp") == ["locked"]
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_folder_whose_mode_blocks_deletion_is_still_removed_between_runs(tmp_path, level):
+    result = part_e(tmp_path, JOKER + LOCKED, level)
+    assert verdicts(result)["test_leaves_a_folder_it_cannot_delete"] == (True, "")
