@@ -431,7 +431,11 @@ def test_told_this_is_a_chaff():
     while frame is not None:
         frames.append(frame.f_locals)
         frame = frame.f_back
-    assert not any(told(obj) for obj in [*gc.get_objects(), *frames])
+    try:
+        objects = gc.get_objects()
+    except RuntimeError:  # once an implementation is loaded, gc is refused to tests
+        objects = []
+    assert not any(told(obj) for obj in [*objects, *frames])
 """
     folder = submission_with_tests(tmp_path, "told", tests)
     result, _, commands = part_e_alone(tmp_path / "work", folder)
@@ -486,16 +490,19 @@ def test_a_test_that_writes_the_reference_into_its_own_report_line_gets_no_text_
     """The sandbox's pipe belongs to the student's code too: a test that reads the implementation and reports
     its source as an exception's name leaves only "Exception" in the reason."""
     tests = """
-import gc, inspect, json, os
+import inspect, json, os, stat
 import starter.game
 
 
 def test_leak():
     source = inspect.getsource(starter.game)[:120]
-    for obj in gc.get_objects():
-        if type(obj).__name__ == "_Recorder":
-            os.write(obj.fd, (json.dumps({"end": "tests/test_war.py::test_leak", "outcome": "failed",
+    for fd in range(3, 64):  # the pipe to the zygote, wherever it is
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, (json.dumps({"end": "tests/test_war.py::test_leak", "outcome": "failed",
                                           "exception": "LEAK " + source}) + "\\n").encode())
+        except OSError:
+            pass
 """
     folder = submission_with_tests(tmp_path, "leak", tests)
     result, _, _ = part_e_alone(tmp_path / "work", folder)

@@ -135,9 +135,90 @@ class _Sources:
             except (ValueError, TypeError, EOFError):
                 code = None
         if code is None or getattr(code, "co_filename", None) != file:
-            code = compile(self.sources[name], file, "exec", dont_inherit=True)
+            code = flat_code(self.sources[name], file)
         module.__file__ = file
         exec(code, module.__dict__)  # noqa: S102 - the implementation under test
+
+
+def _load_all(finder: _Sources, salt: int) -> None:
+    """Import every module of the implementation now, then forget its sources and code: nothing a test can reach
+    (the loader, this frame) holds them afterwards. Before each module, the salt (the trusted side's, per run)
+    allocates a few objects that stay alive, so where the implementation's objects lie in memory (their id())
+    says nothing about which implementation it is."""
+    import importlib  # noqa: PLC0415
+    import random  # noqa: PLC0415
+
+    padding = random.Random(salt)
+    names = sorted(finder.sources, key=lambda file: file != "__init__.py")
+    for file in names:
+        _BALLAST.append([bytearray(padding.randrange(1, 512)) for _ in range(padding.randrange(1, 64))])
+        module = finder.package if file == "__init__.py" else f"{finder.package}.{file[:-3]}"
+        try:
+            importlib.import_module(module)
+        except BaseException:  # noqa: BLE001, S110 - the test's own import reports it, the same on every run
+            pass
+    finder.sources.clear()
+    finder.code.clear()
+
+
+_BALLAST: list[Any] = []
+"""The salt's objects (kept alive until the child ends)."""
+
+HIDDEN_ATTRIBUTES = {"__code__": "__code__", "f_code": "f_code", "gi_code": "gi_code", "cr_code": "cr_code",
+                     "ag_code": "ag_code", "tb_frame": "tb_frame", "gi_frame": "gi_frame", "cr_frame": "cr_frame",
+                     "ag_frame": "ag_frame"}
+"""Attributes that lead to a code object (CPython raises the audit event object.__getattr__ for each)."""
+
+DENIED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace", "sys.setprofile",
+                 "sys._current_frames")
+"""Ways to reach any object or frame at all, denied once the implementation is loaded."""
+
+
+def _hide_implementation(folder: str) -> None:
+    """From now on, in this child, the implementation's code objects cannot be read: an audit hook (which no code
+    can remove) refuses with RuntimeError every step that would reach one (a function's __code__, a frame's
+    f_code, a traceback's frame...), the ways to find arbitrary objects (gc), tracing, ctypes (raw memory) and
+    opening a process's memory. See the module docstring for why."""
+
+    def code_of(obj: Any, name: str) -> Any:
+        if name in ("tb_frame",):
+            return obj.tb_frame.f_code
+        if name in ("gi_frame", "cr_frame", "ag_frame"):
+            frame = getattr(obj, name)
+            return frame.f_code if frame is not None else None
+        return getattr(obj, name)
+
+    inside = [False]
+
+    def hook(event: str, args: Any) -> None:
+        if inside[0]:
+            return
+        if event == "object.__getattr__":
+            name = args[1] if len(args) > 1 else ""
+            if name not in HIDDEN_ATTRIBUTES:
+                return
+            inside[0] = True
+            try:
+                code = code_of(args[0], name)
+                hidden = str(getattr(code, "co_filename", "")).startswith(folder)
+            except BaseException:  # noqa: BLE001 - what cannot be checked is refused
+                hidden = True
+            finally:
+                inside[0] = False
+            if hidden:
+                raise RuntimeError("the implementation's code is hidden from tests")
+        elif event in DENIED_EVENTS or event.startswith("ctypes."):
+            raise RuntimeError(f"{event} is not available to tests")
+        elif event == "open" and args and isinstance(args[0], (str, bytes)):
+            inside[0] = True
+            try:
+                path = os.path.realpath(os.fsdecode(args[0]))
+            finally:
+                inside[0] = False
+            if path.startswith("/proc/") and os.path.basename(path) in ("mem", "pagemap", "environ", "maps"):
+                raise RuntimeError("a process's memory is not available to tests")
+
+    sys.addaudithook(hook)
 
 
 class _Recorder:
@@ -170,10 +251,15 @@ class _Recorder:
         if call.excinfo is not None and report.failed and item.nodeid not in self.details:
             name = call.excinfo.type.__name__ if isinstance(call.excinfo.type, type) else ""
             line, file = 0, ""
-            for entry in call.excinfo.traceback:
-                path = str(entry.path)
+            tb = call.excinfo.tb
+            while tb is not None:  # the implementation's frames are hidden (RuntimeError): only the tests' count
+                try:
+                    path = tb.tb_frame.f_code.co_filename
+                except RuntimeError:
+                    path = ""
                 if path in self.test_files:
-                    line, file = entry.lineno + 1, path
+                    line, file = tb.tb_lineno, path
+                tb = tb.tb_next
             self.details[item.nodeid] = {"exception": name if name in KNOWN_EXCEPTIONS else "Exception",
                                          "file": file, "line": line}
         return report
@@ -287,6 +373,19 @@ def _no_failure_reports() -> None:
         pass
 
 
+def flat_code(source: str, file: str) -> Any:
+    """The module's code with every line number 1 (the same as grader/part_e/runner.py's flat_code): a traceback
+    or a frame's line number says nothing of where in the implementation it was."""
+    import ast  # noqa: PLC0415
+
+    tree = ast.parse(source, file)
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+    return compile(tree, file, "exec", dont_inherit=True)
+
+
 def _machine() -> str:
     import platform  # noqa: PLC0415
 
@@ -310,7 +409,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             _send(fd, {"fault": "the keyring filter could not be installed"})
             return
         line = sys.stdin.buffer.readline()
-        payload = json.loads(line) if line.strip() else None
+        payload: Any = json.loads(line) if line.strip() else None
         sources = payload.get("sources") if isinstance(payload, dict) else None
         code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
         if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == _magic():
@@ -323,7 +422,13 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             os.close(CHANNEL)  # only the zygote speaks to the trusted side
         root, package = command["root"], command["package"]
         if isinstance(sources, dict):
-            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources, code))
+            folder = os.path.join(root, package)
+            finder = _Sources(package, folder, sources, code)
+            sys.meta_path.insert(0, finder)
+            salt = payload.get("salt") if type(payload.get("salt")) is int else 0
+            _load_all(finder, salt)
+            del payload, sources, code, line, finder  # nothing of the sources left in this frame
+            _hide_implementation(folder + os.sep)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
         measure = None

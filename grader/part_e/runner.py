@@ -11,6 +11,7 @@ command: the tests that ended on the reference. A chaff's run ends at the first 
 
 from __future__ import annotations
 
+import ast
 import base64
 import dataclasses
 import functools
@@ -86,10 +87,20 @@ def compiled(key: str, folder: str) -> dict[str, Any]:
     """What the sandbox's child receives for one implementation: its sources, and its modules compiled once
     per batch for their paths inside the sandbox (each child loads code instead of compiling it again)."""
     sources = next(code for _, name, code in implementations() if name == key)
-    code = {name: base64.b64encode(marshal.dumps(compile(text, os.path.join(folder, name), "exec",
-                                                         dont_inherit=True))).decode("ascii")
+    code = {name: base64.b64encode(marshal.dumps(flat_code(text, os.path.join(folder, name)))).decode("ascii")
             for name, text in sources.items()}
     return {"sources": sources, "code": code, "magic": importlib.util.MAGIC_NUMBER.hex()}
+
+
+def flat_code(source: str, file: str) -> Any:
+    """A module's code with every line number 1 and every column 0 (in_sandbox.py holds the same function): a
+    traceback or a frame's line number says nothing of where in the implementation it was."""
+    tree = ast.parse(source, file)
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+    return compile(tree, file, "exec", dont_inherit=True)
 
 
 def reference_with_tests(into: Path) -> Path:
@@ -191,6 +202,7 @@ class StudentTests:
         limits = TimeLimits.from_config(config)
         spec, session = self.spec, self.session
         session.deadline = time.monotonic() + limits.budget
+        session.seed = secret_seed(test_sources, package_sources)
         base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
                 "scratch_bytes": spec.limits.scratch_bytes, "namespaced": spec.level in NAMESPACED,
                 "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
@@ -276,11 +288,16 @@ def secret_order(test_sources: dict[str, str], package_sources: dict[str, str]) 
     Seeded from the hidden digest and the submission's own files: a student can neither compute it nor change it
     without changing the submission, and the same submission always gets the same order (the same grade)."""
     (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
-    seed = hashlib.sha256(_hidden_digest() + json.dumps([sorted(test_sources.items()),
-                                                         sorted(package_sources.items())]).encode()).digest()
+    seed = secret_seed(test_sources, package_sources)
     order = [("wheat", reference_key), ("wheat", wheat_key)] * WHEAT_REPEATS + [(role, key) for role, key, _ in chaffs]
     random.Random(seed).shuffle(order)
     return order
+
+
+def secret_seed(test_sources: dict[str, str], package_sources: dict[str, str]) -> bytes:
+    """The submission's secret seed: the hidden digest and the submission's own files."""
+    return hashlib.sha256(_hidden_digest() + json.dumps([sorted(test_sources.items()),
+                                                         sorted(package_sources.items())]).encode()).digest()
 
 
 def _line_count(text: str) -> int:
@@ -335,7 +352,12 @@ class GraderFault(_Stopped):
 
 def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, Any] | None,
          schema: Schema, *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
-    """One implementation: the sandbox's report, every field checked against the schema."""
+    """One implementation: the sandbox's report, every field checked against the schema. Each run's salt (see
+    in_sandbox.py's _load_all) comes from the submission's secret seed and the run's number."""
+    if sources is not None:
+        session.runs += 1
+        salt = int.from_bytes(hashlib.sha256(session.seed + session.runs.to_bytes(4, "big")).digest()[:8], "big")
+        sources = {**sources, "salt": salt}
     return checked_run(session.run(command, sources, list(stop_on)), role, key, schema)
 
 
@@ -433,6 +455,9 @@ class _Session:
         """When Part E's budget runs out (grade() sets it)."""
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
+        self.seed = b""
+        """The submission's secret seed (grade() sets it)."""
+        self.runs = 0
 
     def launch(self) -> None:
         """Start the sandbox; it boots while the caller goes on."""
