@@ -158,3 +158,43 @@ def test_leaves_a_folder_it_cannot_delete():
 def test_a_folder_whose_mode_blocks_deletion_is_still_removed_between_runs(tmp_path, level):
     result = part_e(tmp_path, JOKER + LOCKED, level)
     assert verdicts(result)["test_leaves_a_folder_it_cannot_delete"] == (True, "")
+
+
+@pytest.fixture()
+def zygote(monkeypatch):
+    """in_sandbox.py loaded as a module (it imports its neighbours from the runtime folder: here, the sources)."""
+    import importlib.util
+    import sys
+
+    monkeypatch.syspath_prepend(str(ROOT / "grader" / "sandbox"))
+    spec = importlib.util.spec_from_file_location("e17_in_sandbox", ROOT / "grader" / "part_e" / "in_sandbox.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("e17_in_sandbox", None)
+
+
+def test_the_reset_deletes_a_folder_whose_mode_blocks_deletion(tmp_path, zygote):
+    locked = tmp_path / "locked" / "inner"
+    locked.mkdir(parents=True)
+    (locked / "data").write_text("x")
+    locked.chmod(0o500)
+    locked.parent.chmod(0o500)
+    zygote._delete(str(tmp_path / "locked"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote, monkeypatch):
+    """Never ignored: the run stops with the grader's fault (the trusted side says so to the student)."""
+    root = tmp_path / "copy"
+    root.mkdir()
+    (root / "kept.py").write_text("x = 1\n")
+    snapshot = zygote._snapshot(str(root))
+    (root / "left.txt").write_text("from a run")
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(zygote.os, "unlink", refuse)
+    with pytest.raises(zygote.Fault, match="left.txt could not be deleted"):
+        zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)

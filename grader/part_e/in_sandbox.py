@@ -17,15 +17,45 @@ student code runs for it), enforces a deadline per test, and after a child that 
 another for the tests left. Between runs it kills every leftover process, restores the submission folder
 and empties /tmp, so one run leaves nothing for the next.
 
-A child may lie on its pipe, but nothing in a child says which implementation it runs: same paths, no
-file of the others, no state left by earlier runs, and the same command for the second wheat and every
-chaff (the trusted side makes them so). The reference's run can be told apart (it comes first, with no
-deadlines yet), which gains nothing: every chaff is the second wheat with one bug, so only a test that
-sees the bug can fail on a chaff and pass on that wheat. Everything a child inherits from the zygote is readable by the
-student's code, so what differs between a wheat and a chaff run, the tests whose failure ends the run (a
-chaff caught), reaches the zygote only after the child has started, on a line the child never sees. A
-lie is then the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts
-an ordinary failure of a test that passed on every correct implementation.
+Every run looks alike from inside. The trusted side runs the implementations in an order secret to the
+student (grader/part_e/runner.py), each wheat several times, and a test is valid only if it passes on every
+wheat run: a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
+fails on some wheat run and is invalid. So that a test has nothing to count with, each child is started by
+a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
+unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
+CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
+run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
+syscall_filter.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
+namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
+stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
+descriptors are the same in every run.
+
+The implementation's source and code cannot be fingerprinted. Hiding was chosen over varying: a per-run
+salt of the code (dead instructions, renamed locals) can be stripped by a test that knows the salt's
+pattern, and it costs a compile per run; hidden code gives a test nothing to strip. And a fixed
+fingerprint would be learnable: each valid/invalid verdict tells the student one bit, so across
+submissions a test could learn the wheats' fingerprint and then pass on exactly them. So, in every child
+that runs an implementation:
+- its sources never touch the sandbox's file system and, once every module is imported, the loader and the
+  child's frame hold nothing of them; a module's __file__ is the student's own file, so inspect reads the
+  student's source, the same in every run;
+- an audit hook (which no Python code can remove) refuses, with RuntimeError, every step that reaches one of
+  its code objects (a function's __code__, a frame's f_code, a traceback's or a generator's frame), every
+  way to reach arbitrary objects (gc.get_objects, get_referrers, get_referents), tracing and profiling,
+  ctypes (raw memory) and opening a process's memory under /proc: the refusal is the same on every
+  implementation, so a test that tries learns nothing;
+- its code has every line number 1, so a traceback's or a frame's line says nothing of where in the
+  implementation it was;
+- a per-run salt (from the submission's secret seed) allocates a few objects before each module is
+  executed, so where its objects lie in memory (id()) says nothing either.
+What stays readable: bytecode offsets (a traceback's tb_lasti, a frame's f_lasti reached through f_back from
+a student's callback), which are fixed for an implementation; see the closing note of issue 17.
+
+Everything a child inherits from the zygote is readable by the student's code, so what differs between a
+wheat and a chaff run, the tests whose failure ends the run (a chaff caught), reaches the zygote only after
+the child has started, on a line the child never sees. A child may lie on its pipe: the trusted side checks
+every field against a schema and counts a lie as a crash of that run, which catches nothing and on a wheat
+makes the test invalid.
 
 Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
 {"fork": true}, one line for the child: null (the student's own package) or {"sources": {"name.py": text},

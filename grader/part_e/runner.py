@@ -4,9 +4,11 @@ One sandboxed process per student (grader/part_e/in_sandbox.py), started before 
 imports pytest once and forks a child per implementation. The implementations travel over the sandbox's
 standard input, one at a time, straight to the child that runs them: the reference and the chaffs are
 inside the sandbox only during these runs, and never on its file system. Nothing a run prints is kept.
-Order: the reference (each test under the ceiling; its times set every later deadline), the student's own
-package (for the coverage shown to the student), then the second wheat and each chaff, all with the same
-command: the tests that ended on the reference. A chaff's run ends at the first valid test that fails.
+Order: the student's own package (for the coverage shown to the student), the reference (each test under the
+ceiling; its times set every later deadline), then, in an order secret to the student (secret_order), each
+chaff once and each wheat WHEAT_REPEATS more times, all with the same command: the tests that ended on the
+reference. A test is valid when it passed on every wheat run. A chaff's run ends at the first test that
+passed on every wheat run so far and fails on it. Every field a run reports is checked against a Schema.
 """
 
 from __future__ import annotations
