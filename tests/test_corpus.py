@@ -22,7 +22,7 @@ MARKER = "WAR_CHEAT_" + "MARKER"  # spelled in two parts so this file does not c
 
 
 @pytest.fixture(scope="module")
-def graded() -> Path:
+def graded(forget_shared_attack_key) -> Path:
     """The whole corpus graded once, two at a time, under the tighter test limits."""
     out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
     results = grade(paths=[CORPUS], out=out, jobs=2, config_path=ROOT / "tests" / "data" / "grading-test.toml",
