@@ -152,7 +152,7 @@ def forget_shared_attack_key() -> None:
     import ctypes  # noqa: PLC0415
     import platform  # noqa: PLC0415
 
-    if platform.machine() != "x86_64" or not Path("/proc/keys").is_file():  # the attack's system call numbers are x86-64's
+    if platform.machine() != "x86_64" or not Path("/proc/keys").is_file():  # the attack's system calls are x86-64's
         return
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long

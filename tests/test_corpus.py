@@ -93,6 +93,16 @@ def test_no_reference_or_wheat_source_appears_in_any_output(graded):
         assert not any(line in raw or line in html for line in lines), name
 
 
+def test_no_output_holds_a_long_number_or_a_secret_source_line(graded):
+    """No results.json or report.html of any corpus submission holds a run of 40 or more digits or a line of the
+    reference's or a chaff's source that students do not have (tests/source_leaks.py)"""
+    from source_leaks import leaks, public_text, readable, secret_lines
+
+    texts = {f"{name}/{file}": readable(graded / name / file)
+             for name in EXPECTED for file in ("results.json", "report.html")}
+    assert leaks(texts, secret_lines(public_text())) == {}
+
+
 @pytest.mark.parametrize("cheat", sorted(name for name, entry in EXPECTED.items() if entry["honest_twin"]))
 def test_a_cheat_scores_no_more_than_the_honest_work_inside_it(graded, cheat):
     """Each cheat scores at most its twin without the cheat"""

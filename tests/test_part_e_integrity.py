@@ -21,11 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.chaffs import CHAFFS, chaff_sources
+from grader.chaffs import CHAFFS
 from grader.cli import grade
 from grader.report.html import render_student_report
 from grader.results import read_results
 from grader.sandbox.isolation import UID_BLOCK, uid_block
+from source_leaks import LONG_NUMBER, SECRET_LINE_LENGTH, public_text, readable, secret_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"
@@ -38,35 +39,6 @@ ATTACKS = sorted(name for name, entry in EXPECTED.items() if entry.get("at_most_
 WITH_TESTS = sorted({*ATTACKS, *(name for name in EXPECTED if name.startswith("tests_"))})
 """Every corpus submission that carries tests of its own: the only ones whose code runs beside the wheats and
 chaffs (the hidden suites run the reference on the trusted side, never in a sandbox)."""
-
-LONG_NUMBER = re.compile(r"\d{40,}")
-"""A run of 40 or more digits: no score, time, count or line number of a real test file is that long, and 40
-digits carry about 16 bytes of anything a test read."""
-
-SECRET_LINE_LENGTH = 30
-"""Shortest stripped source line that counts as the reference's or a chaff's own. Shorter lines are generic
-(`return winner`, `while not q.is_empty():`, `cards = []`) and could be the student's own or a coincidence in a
-sentence; 30 characters is a whole statement or a docstring sentence (`Rules resolves the deck's usual high
-card`), distinctive enough that finding it in a report means it came from the source."""
-
-
-def _secret_lines(public: str) -> set[str]:
-    """Stripped lines of the reference's modules and of every chaff, at least SECRET_LINE_LENGTH long, no import,
-    and found nowhere in what a student receives or writes (public: the starter, the submissions' own files), not
-    even inside a longer line (a report shows the student's own code, whose signatures are the starter's)."""
-    texts = [path.read_text(encoding="utf-8") for path in sorted((ROOT / "reference").glob("*.py"))]
-    texts += [text for variant in CHAFFS for text in chaff_sources(variant).values()]
-    lines = {line.strip() for text in texts for line in text.splitlines()}
-    return {line for line in lines if len(line) >= SECRET_LINE_LENGTH and not line.startswith(("import ", "from "))
-            and line not in public}
-
-
-def _public_text() -> str:
-    """Everything students have, one text: the starter (with the handout) and every corpus submission's files."""
-    files = [*(ROOT / "starter").rglob("*"), *CORPUS.rglob("*.py")]
-    return "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in sorted(files)
-                     if path.is_file() and path.suffix in (".py", ".md"))
-
 
 def _sandbox_uids() -> range:
     """The uids of the block this process's gradings ran as (uid_block is held, and cached, for its whole life).
@@ -92,8 +64,8 @@ def batch(forget_shared_attack_key) -> Path:
 def _outputs(batch: Path, name: str) -> dict[str, str]:
     """What a student and an instructor read of one submission: results.json, report.html, the instructor's view."""
     result = read_results(batch / name / "results.json")
-    return {"results.json": (batch / name / "results.json").read_text(encoding="utf-8"),
-            "report.html": html.unescape((batch / name / "report.html").read_text(encoding="utf-8")),
+    return {"results.json": readable(batch / name / "results.json"),
+            "report.html": readable(batch / name / "report.html"),
             "instructor view": html.unescape(render_student_report(result, view="instructor"))}
 
 
@@ -109,18 +81,17 @@ def test_no_output_holds_a_long_number(batch, name):
 def test_no_output_holds_a_line_of_the_reference_or_a_chaff(batch):
     """No results.json or report of a submission with tests, nor the class's index and grades.csv, holds a line
     of the reference's or a chaff's source that students do not already have"""
-    secrets = _secret_lines(_public_text())
+    secrets = secret_lines(public_text())
     assert len(secrets) > 100  # the check has something to look for
     texts = {f"{name}'s {where}": text for name in WITH_TESTS for where, text in _outputs(batch, name).items()}
-    texts["index.html"] = html.unescape((batch / "index.html").read_text(encoding="utf-8"))
-    texts["grades.csv"] = (batch / "grades.csv").read_text(encoding="utf-8")
+    texts["index.html"], texts["grades.csv"] = readable(batch / "index.html"), readable(batch / "grades.csv")
     leaks = {where: line for where, text in texts.items() for line in secrets if line in text}
     assert leaks == {}
 
 
 def test_the_secret_lines_check_finds_a_leak():
     """The check above is not vacuous: a line of reference/game.py, and one of a chaff, are secret lines"""
-    secrets = _secret_lines(_public_text())
+    secrets = secret_lines(public_text())
     game = (ROOT / "reference" / "game.py").read_text(encoding="utf-8")
     assert any(line.strip() in secrets for line in game.splitlines())
     edited = {edit.new.strip() for variant in CHAFFS for edit in variant.edits}
