@@ -204,11 +204,12 @@ DENIED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.
 """Ways to reach any object or frame at all, denied once the implementation is loaded."""
 
 
-def _hide_implementation(folder: str) -> None:
+def _hide_implementation(files: frozenset[str]) -> None:
     """From now on, in this child, the implementation's code objects cannot be read: an audit hook (which no code
     can remove) refuses with RuntimeError every step that would reach one (a function's __code__, a frame's
     f_code, a traceback's frame...), the ways to find arbitrary objects (gc), tracing, ctypes (raw memory) and
-    opening a process's memory. See the module docstring for why."""
+    opening a process's memory. files: the implementation's modules (test files may sit beside them, in the
+    package). See the module docstring for why."""
 
     def code_of(obj: Any, name: str) -> Any:
         if name in ("tb_frame",):
@@ -230,7 +231,7 @@ def _hide_implementation(folder: str) -> None:
             inside[0] = True
             try:
                 code = code_of(args[0], name)
-                hidden = str(getattr(code, "co_filename", "")).startswith(folder)
+                hidden = getattr(code, "co_filename", "") in files  # not a test file beside them
             except BaseException:  # noqa: BLE001 - what cannot be checked is refused
                 hidden = True
             finally:
@@ -456,9 +457,10 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             finder = _Sources(package, folder, sources, code)
             sys.meta_path.insert(0, finder)
             salt = payload.get("salt") if type(payload.get("salt")) is int else 0
+            files = frozenset(os.path.join(folder, name) for name in sources)
             _load_all(finder, salt)
             del payload, sources, code, line, finder  # nothing of the sources left in this frame
-            _hide_implementation(folder + os.sep)
+            _hide_implementation(files)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
         measure = None
