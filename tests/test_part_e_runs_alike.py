@@ -198,3 +198,25 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
     monkeypatch.setattr(zygote.os, "unlink", refuse)
     with pytest.raises(zygote.Fault, match="left.txt could not be deleted"):
         zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
+
+
+TELLS_THE_FIRST_RUN = '''
+
+def test_fails_on_the_first_reference_run():
+    """Cheat: the reference's first run (the one that sets the deadlines) has no deadlines in its command, which
+    the test finds in the frames above it; it fails there and passes everywhere else."""
+    frame = sys._getframe()
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, dict) and value.get("op") == "run" and "select" in value:
+                assert "deadlines" in value
+                return
+        frame = frame.f_back
+'''
+
+
+def test_a_test_whose_outcome_differs_between_two_runs_of_one_wheat_is_told_so(tmp_path):
+    """What a student reads for a test that counts or tells runs apart: the reason names the change."""
+    result = part_e(tmp_path, JOKER.replace("import os", "import os, sys") + TELLS_THE_FIRST_RUN, LEVELS[0])
+    valid, reason = verdicts(result)["test_fails_on_the_first_reference_run"]
+    assert not valid and reason.startswith("Its outcome changed between two runs of the same correct implementation")

@@ -170,7 +170,8 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], source
         file = test.partition("::")[0]
         if any(file in run.collect_errors for run in wheats):
             return ("Its file cannot be imported with a correct implementation: tests may use only the names "
-                    "ASSIGNMENT.md lists (no private helpers of your own package).")
+                    "ASSIGNMENT.md lists (no private helpers of your own package), and no ctypes, gc or code "
+                    "objects of the implementation.")
         return "It was not run on a correct implementation (an earlier test stopped the run)."
     if "skipped" in kinds:
         return "It is skipped, so it checks nothing."
