@@ -874,12 +874,11 @@ def main() -> None:
         if snapshot is None or prepared is None:
             snapshot = _snapshot(command["root"])
             prepared = _Prepared(command)
-        try:
-            done = run(command, snapshot, prepared)
+        try:  # no local keeps a run's results: the next run's child could read them in this frame
+            _send(CHANNEL, {"done": run(command, snapshot, prepared)})
         except Fault as fault:
             _send(CHANNEL, {"fault": str(fault)})
             return
-        _send(CHANNEL, {"done": done})
 
 
 if __name__ == "__main__":
