@@ -6,7 +6,8 @@ standard input, one at a time, straight to the child that runs them: the referen
 inside the sandbox only during these runs, and never on its file system. Nothing a run prints is kept.
 Order: the student's own package (for the coverage shown to the student), the reference (each test under the
 ceiling; its times set every later deadline), then, in an order secret to the student (secret_order), each
-chaff once and each wheat WHEAT_REPEATS more times, all with the same command: the tests that ended on the
+chaff once, the reference once more and the second wheat twice (WHEAT_RUNS), all with the same command: the
+tests that ended on the
 reference. A test is valid when it passed on every wheat run. A chaff's run ends at the first test that
 passed on every wheat run so far and fails on it. Every field a run reports is checked against a Schema.
 """
@@ -270,8 +271,10 @@ class StudentTests:
         return dataclasses.replace(result, note=note) if note else result
 
 
-WHEAT_REPEATS = 2
-"""How many times each wheat runs among the chaffs (besides the reference's first run, which sets the deadlines)."""
+WHEAT_RUNS = {"reference": 1, "wheat": 2}
+"""How many times each wheat runs among the chaffs: with the reference's first run (which sets the deadlines),
+each correct implementation runs twice. A run on a wheat runs every test (a chaff's run ends at its first
+catch), so each one more costs as much as the student's whole suite."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -285,13 +288,14 @@ def _hidden_digest() -> bytes:
 
 def secret_order(test_sources: dict[str, str], package_sources: dict[str, str]) -> list[tuple[str, str]]:
     """The runs after the reference's first, in an order secret to the student and the same for the same
-    submission: each wheat WHEAT_REPEATS times at random places among the chaffs (once each).
+    submission: each wheat (WHEAT_RUNS times) at random places among the chaffs (once each).
 
     Seeded from the hidden digest and the submission's own files: a student can neither compute it nor change it
     without changing the submission, and the same submission always gets the same order (the same grade)."""
     (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
     seed = secret_seed(test_sources, package_sources)
-    order = [("wheat", reference_key), ("wheat", wheat_key)] * WHEAT_REPEATS + [(role, key) for role, key, _ in chaffs]
+    order = [("wheat", reference_key)] * WHEAT_RUNS["reference"] + [("wheat", wheat_key)] * WHEAT_RUNS["wheat"] \
+        + [(role, key) for role, key, _ in chaffs]
     random.Random(seed).shuffle(order)
     return order
 
