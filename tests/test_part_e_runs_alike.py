@@ -11,7 +11,7 @@ import pytest
 from grader.chaffs import write_reference
 from grader.config import load_config
 from grader.part_e.runner import grade_student_tests, make_runtime
-from grader.sandbox.isolation import level_works
+from grader.sandbox.isolation import Limits, SandboxSpec, level_works
 from grader.submissions import Submission, prepare
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,3 +220,28 @@ def test_a_test_whose_outcome_differs_between_two_runs_of_one_wheat_is_told_so(t
     result = part_e(tmp_path, JOKER.replace("import os", "import os, sys") + TELLS_THE_FIRST_RUN, LEVELS[0])
     valid, reason = verdicts(result)["test_fails_on_the_first_reference_run"]
     assert not valid and reason.startswith("Its outcome changed between two runs of the same correct implementation")
+
+
+def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(monkeypatch, tmp_path):
+    """A zygote that could not set a run up or clean after one says "fault": Part E stops, not graded, and the
+    student reads that the grader could not run the tests (never a score from a half-reset sandbox)."""
+    import sys
+
+    from grader.part_e import runner
+
+    script = ("import json, sys\nprint(json.dumps({'boot': True}), flush=True)\nsys.stdin.readline()\n"
+              "print(json.dumps({'fault': '/tmp could not be emptied'}), flush=True)\nsys.stdin.readline()\n")
+    session = runner._Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
+    session.launch()
+    student_tests = runner.StudentTests(tmp_path, "starter", ("tests/test_war.py",), (), load_config(TEST_CONFIG))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_war.py").write_text("def test_a():\n    pass\n")
+    student_tests.session = session
+    student_tests.spec = SandboxSpec(level="plain", root=str(tmp_path), package="starter", runtime="",
+                                            python=sys.executable, python_home="", uid=None, limits=Limits())
+    try:
+        result = student_tests.grade()
+    finally:
+        student_tests.close()
+    assert result.status == "not_run"
+    assert result.note.startswith("The grader could not run your tests") and "ask your instructor" in result.note
