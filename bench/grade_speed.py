@@ -29,6 +29,11 @@ sys.path.insert(0, str(ROOT))
 from grader.cli import grade  # noqa: E402
 from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
 from grader.grading.runner import SuiteServer, pytest_args, pytest_env  # noqa: E402
+from grader.chaffs import CHAFFS  # noqa: E402
+from grader.part_e.runner import WHEAT_RUNS  # noqa: E402
+
+PART_E_RUNS = 2 + len(CHAFFS) + sum(WHEAT_RUNS.values())
+"""The student's own package, the reference's first run, each chaff, the wheats WHEAT_RUNS more times."""
 
 
 def floor_seconds(runs: int) -> float:
@@ -78,7 +83,7 @@ def main() -> None:
         print(f"per submission (median, wall, inside its slot): {per:.3f} s "
               f"(sandbox level {results[0].sandbox})")
         part_e = statistics.median(result.timings.get("student_tests", 0.0) for result in results)
-        print(f"of which Part E (the student's own tests on 27 implementations), median: {part_e:.3f} s"
+        print(f"of which Part E (the student's own tests, {PART_E_RUNS} runs), median: {part_e:.3f} s"
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
         if args.corpus:
             started = time.perf_counter()

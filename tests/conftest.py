@@ -139,3 +139,24 @@ def _import_package(package: Path) -> ModuleType:
 def impl(pytestconfig: pytest.Config) -> ModuleType:
     """The implementation under test (the imported package), as chosen by --impl."""
     return load_impl(pytestconfig.stash[_IMPL_KEY])
+
+
+SHARED_ATTACK_KEY = "war-count-shared"
+"""The kernel key the corpus's keeps_kernel_key attack leaves, readable by every uid, for an hour after its last use."""
+
+
+@pytest.fixture(scope="module")
+def forget_shared_attack_key() -> None:
+    """Invalidate the key keeps_kernel_key left by an earlier grading (it lets anyone do so), so the attack starts
+    from nothing and can be seen to fail; left in place, it would make the attack lose by accident."""
+    import ctypes  # noqa: PLC0415
+    import platform  # noqa: PLC0415
+
+    if platform.machine() != "x86_64" or not Path("/proc/keys").is_file():  # the attack's system calls are x86-64's
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    with open("/proc/keys", encoding="ascii") as handle:
+        keys = [int(line.split()[0], 16) for line in handle if f" {SHARED_ATTACK_KEY}: " in line]
+    for key in keys:
+        libc.syscall(250, 21, ctypes.c_long(key))  # keyctl(KEYCTL_INVALIDATE, key), x86-64

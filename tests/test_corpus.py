@@ -22,7 +22,7 @@ MARKER = "WAR_CHEAT_" + "MARKER"  # spelled in two parts so this file does not c
 
 
 @pytest.fixture(scope="module")
-def graded() -> Path:
+def graded(forget_shared_attack_key) -> Path:
     """The whole corpus graded once, two at a time, under the tighter test limits."""
     out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
     results = grade(paths=[CORPUS], out=out, jobs=2, config_path=ROOT / "tests" / "data" / "grading-test.toml",
@@ -34,9 +34,16 @@ def graded() -> Path:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_submission_gets_its_exact_expected_score(graded, name):
-    """Every corpus submission scores exactly what corpus.json records, with the recorded outcome"""
+    """Every corpus submission scores exactly what corpus.json records, with the recorded outcome (an attack on
+    Part E, at_most_twin: at most its honest twin's score)"""
     result = read_results(graded / name / "results.json")
-    assert (result.score, result.outcome) == (EXPECTED[name]["score"], EXPECTED[name]["outcome"])
+    entry = EXPECTED[name]
+    if entry.get("at_most_twin"):  # an attack on Part E: pinned at most at its honest twin, checked below
+        twin = read_results(graded / entry["honest_twin"] / "results.json")
+        assert result.outcome == entry["outcome"]
+        assert result.score <= twin.score, f"{name} scored {result.score}, its honest twin {twin.score}"
+        return
+    assert (result.score, result.outcome) == (entry["score"], entry["outcome"])
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -58,10 +65,20 @@ def test_each_flaw_costs_points_where_it_should_and_nowhere_else(graded, name):
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_part_e_scores_are_pinned(graded, name):
-    """Each submission's "Your tests (Part E)" score is exactly its pin (0 for one without tests)"""
-    result = read_results(graded / name / "results.json")
-    part_e = next(category.score for category in result.categories if category.id == "student_tests")
+    """Each submission's "Your tests (Part E)" score is exactly its pin (0 for one without tests); an attack on
+    Part E (at_most_twin) scores at most its honest twin's"""
+    part_e = _part_e(graded, name)
+    if EXPECTED[name].get("at_most_twin"):  # an attack: no more than the same tests without it
+        twin = EXPECTED[name]["honest_twin"]
+        assert part_e <= _part_e(graded, twin), f"{name} scored {part_e} in Part E, {twin} {_part_e(graded, twin)}"
+        return
     assert part_e == EXPECTED[name].get("part_e", 0)
+
+
+def _part_e(graded: Path, name: str) -> float:
+    """The "Your tests (Part E)" score of one graded corpus submission."""
+    result = read_results(graded / name / "results.json")
+    return next(category.score for category in result.categories if category.id == "student_tests")
 
 
 def test_no_reference_or_wheat_source_appears_in_any_output(graded):
@@ -74,6 +91,16 @@ def test_no_reference_or_wheat_source_appears_in_any_output(graded):
         raw = (graded / name / "results.json").read_text()
         html = render_student_report(read_results(graded / name / "results.json"), view="instructor")
         assert not any(line in raw or line in html for line in lines), name
+
+
+def test_no_output_holds_a_long_number_or_a_secret_source_line(graded):
+    """No results.json or report.html of any corpus submission holds a run of 40 or more digits or a line of the
+    reference's or a chaff's source that students do not have (tests/source_leaks.py)"""
+    from source_leaks import leaks, public_text, readable, secret_lines
+
+    texts = {f"{name}/{file}": readable(graded / name / file)
+             for name in EXPECTED for file in ("results.json", "report.html")}
+    assert leaks(texts, secret_lines(public_text())) == {}
 
 
 @pytest.mark.parametrize("cheat", sorted(name for name, entry in EXPECTED.items() if entry["honest_twin"]))

@@ -187,6 +187,18 @@ def test_part_e_verdicts_and_an_invalid_tests_reason_reach_the_student(autograde
         assert f"`{test['id']}` | no: {test['reason']}" in unescaped(data["output"])
 
 
+def test_a_part_e_counting_attack_scores_no_more_than_its_honest_twin_on_gradescope(autograder):
+    """counts_pid (a test passing on the first three runs, told apart by its pid, and failing on every chaff) scores
+    no more through run_autograder than the same tests without it (issue 17: it scored 100 against 82)"""
+    scores = {}
+    for name in ("counts_pid", "counts_pid__honest"):
+        done = run_autograder(autograder, name)
+        assert done.returncode == 0, done.stderr
+        scores[name] = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))["score"]
+    assert scores["counts_pid__honest"] == EXPECTED["counts_pid__honest"]["score"]
+    assert scores["counts_pid"] <= scores["counts_pid__honest"], scores
+
+
 def test_an_ungradable_submission_still_gets_results_with_its_reason(autograder):
     """A syntax error scores 0 with the reason in output, so the student sees why."""
     done = run_autograder(autograder, "syntax_error")

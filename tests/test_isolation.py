@@ -268,3 +268,18 @@ def test_quit_and_exit_stop_the_program_as_in_any_interpreter(tmp_path, runtime,
 def result_points(result, category: str) -> float:
     """The points a result's category was worth."""
     return next(c.max_score for c in result.categories if c.id == category)
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_student_code_cannot_add_a_kernel_key(tmp_path, runtime, level):
+    """Keys belong to the worker's uid and outlive it (a later student or batch reuses the uid): add_key,
+    request_key and keyctl are refused by the worker's seccomp filter, at every level."""
+    client = probe_client(tmp_path, runtime, level)
+    code = ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+            "number = {'x86_64': 248, 'aarch64': 217}[os.uname().machine]\n"
+            "made = libc.syscall(number, b'user', b'war-grader-probe', b'x', 1, ctypes.c_int(-3))\n"
+            "result = [made, ctypes.get_errno()]")
+    try:
+        assert run(client, code) == {"list": [-1, 1]}  # EPERM
+    finally:
+        client.stop()

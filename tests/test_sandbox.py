@@ -177,10 +177,12 @@ def test_lines_run_before_a_crash_are_kept_without_asking_for_them(tmp_path, run
 
 
 def test_the_probe_runtime_holds_only_the_worker(runtime):
-    """The folder mounted into every sandbox holds the worker and its .pyc (valid: the worker never compiles
-    itself), nothing of the grader's"""
+    """The folder mounted into every sandbox holds the worker, its seccomp filter and their .pyc (valid: the
+    worker never compiles itself), nothing else of the grader's"""
+    cached = [f"__pycache__/{Path(importlib.util.cache_from_source(name)).name}"
+              for name in ("syscall_filter.py", "worker.py")]
     assert sorted(str(path.relative_to(runtime)) for path in runtime.rglob("*")) == \
-        ["__pycache__", f"__pycache__/{Path(importlib.util.cache_from_source('worker.py')).name}", "worker.py"]
+        sorted(["__pycache__", *cached, "syscall_filter.py", "worker.py"])
     assert shutil.which("setpriv") is not None or os.geteuid() != 0
 
 

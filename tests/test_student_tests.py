@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -110,14 +111,57 @@ def test_a_hang_on_the_second_wheat_names_the_deadline_its_time_on_the_reference
     assert "did not finish within 0.5 s on a correct implementation" in result.tests[0].reason
 
 
-def test_a_lying_sandbox_can_put_no_text_of_its_own_in_the_report():
-    """A test that read the reference and reports it as its exception's name or its outcome gets known words only."""
-    lie = {"outcome": "def play_round(p1, p2):", "exception": "class Queue: ...", "file": 3, "line": "7",
-           "seconds": "1e9"}
-    assert checked_outcome(lie) == {"outcome": "missing", "exception": "Exception", "file": None, "line": None,
-                                    "seconds": 0.0}
-    honest = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/t.py", "line": 7, "seconds": 0.01}
-    assert checked_outcome(honest) == honest
+SCHEMA = runner.Schema({"/submission/tests/test_war.py": 9}, ("tests/test_war.py",),
+                       frozenset({"tests/test_war.py::test_a"}), {"starter/game.py": 40})
+
+
+@pytest.mark.parametrize("lie", [
+    {"outcome": "def play_round(p1, p2):"},
+    {"outcome": "failed", "exception": "class Queue: ..."},
+    {"outcome": "failed", "exception": "AssertionError", "file": 3, "line": 7},
+    {"outcome": "failed", "exception": "AssertionError", "file": "/grader-runtime/x.py", "line": 1},
+    {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": "7"},
+    {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": 10},
+    {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": 10**4000},
+    {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": True},
+    {"outcome": "failed", "file": "", "line": 12},
+    {"outcome": "passed", "seconds": "1e9"},
+    "passed",
+])
+def test_a_lying_sandbox_can_put_no_text_or_number_of_its_own_in_the_report(lie):
+    """A test that read the reference and reports it in any field of its outcome (a word, a file, a line number
+    past its file's end) has the outcome dropped: it counts as a crash of that run."""
+    assert checked_outcome(lie, SCHEMA) == runner.CRASH
+
+
+def test_an_honest_outcome_crosses_unchanged():
+    honest = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": 9,
+              "seconds": 0.01}
+    assert checked_outcome(honest, SCHEMA) == honest
+    assert checked_outcome({"outcome": "passed", "file": "", "line": 0}, SCHEMA)["outcome"] == "passed"
+
+
+def test_only_the_students_own_test_ids_files_and_lines_cross():
+    """Ids not collected on the student's package are dropped, collect errors name only their test files, and
+    coverage names only package files and lines within them."""
+    done = {"results": {"tests/test_war.py::test_a": {"outcome": "passed"}, "LEAK::x": {"outcome": "passed"}},
+            "collected": ["tests/test_war.py::test_a", "tests/test_war.py::test_b", 7],
+            "collect_errors": ["tests/test_war.py", "LEAK"],
+            "coverage": {"starter/game.py": [1, 40, 41, 10**50], "reference.py": [1]}}
+    run = runner.checked_run(done, "wheat", "reference", SCHEMA)
+    assert list(run.outcomes) == ["tests/test_war.py::test_a"] and run.collected == ["tests/test_war.py::test_a"]
+    assert run.collect_errors == ["tests/test_war.py"] and run.coverage == {}
+    own = runner.checked_run(done, "own", "own", dataclasses.replace(SCHEMA, ids=None))
+    assert own.collected == ["tests/test_war.py::test_a", "tests/test_war.py::test_b"]
+    assert own.coverage == {"starter/game.py": [1, 40]}
+
+
+def test_a_line_number_never_reaches_the_reason_unless_it_is_a_line_of_the_test_file():
+    sources = {"tests/test_war.py": "def test_a():\n    assert 1 == 2\n"}
+    far = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": 10**40}
+    result = judged({key: {"tests/test_war.py::test_a": far} for key in ("reference", "wheat")},
+                    ["tests/test_war.py::test_a"], sources=sources)
+    assert str(10**40) not in result.tests[0].reason and result.tests[0].reason.endswith("it raised AssertionError.")
 
 
 def test_the_sandbox_and_the_judge_quote_the_same_exception_names():
@@ -387,15 +431,19 @@ def test_told_this_is_a_chaff():
     while frame is not None:
         frames.append(frame.f_locals)
         frame = frame.f_back
-    assert not any(told(obj) for obj in [*gc.get_objects(), *frames])
+    try:
+        objects = gc.get_objects()
+    except RuntimeError:  # once an implementation is loaded, gc is refused to tests
+        objects = []
+    assert not any(told(obj) for obj in [*objects, *frames])
 """
     folder = submission_with_tests(tmp_path, "told", tests)
     result, _, commands = part_e_alone(tmp_path / "work", folder)
     assert result.status == "graded" and [test.valid for test in result.tests] == [True, True]
     caught_by = {test for verdict in result.chaffs for test in verdict.caught_by}
     assert caught_by == {"tests/test_war.py::test_joker"}
-    wheat, *chaffs = commands[2:]
-    assert len(chaffs) == len(CHAFFS) and all(command == wheat for command in chaffs)
+    first, *later = commands[2:]  # after the own package's run and the reference's first
+    assert len(later) == len(CHAFFS) + sum(runner.WHEAT_RUNS.values()) - 1 and all(command == first for command in later)
 
 
 def test_a_hanging_test_costs_its_deadline_on_the_reference_and_is_run_on_no_other_implementation(tmp_path):
@@ -442,19 +490,60 @@ def test_a_test_that_writes_the_reference_into_its_own_report_line_gets_no_text_
     """The sandbox's pipe belongs to the student's code too: a test that reads the implementation and reports
     its source as an exception's name leaves only "Exception" in the reason."""
     tests = """
-import gc, inspect, json, os
+import inspect, json, os, stat
 import starter.game
 
 
 def test_leak():
     source = inspect.getsource(starter.game)[:120]
-    for obj in gc.get_objects():
-        if type(obj).__name__ == "_Recorder":
-            os.write(obj.fd, (json.dumps({"end": "tests/test_war.py::test_leak", "outcome": "failed",
+    for fd in range(3, 64):  # the pipe to the zygote, wherever it is
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, (json.dumps({"end": "tests/test_war.py::test_leak", "outcome": "failed",
                                           "exception": "LEAK " + source}) + "\\n").encode())
+        except OSError:
+            pass
 """
     folder = submission_with_tests(tmp_path, "leak", tests)
     result, _, _ = part_e_alone(tmp_path / "work", folder)
     (test,) = result.tests
-    assert not test.valid and test.reason.endswith("it raised Exception.")
+    assert not test.valid and "a report the grader could not accept" in test.reason  # its lie is a crash
     assert "LEAK" not in json.dumps(result.to_json())
+
+
+# -- the secret order of runs ------------------------------------------------------------------------------------
+
+def test_the_order_of_runs_is_the_same_for_the_same_submission_and_another_for_another():
+    """Each wheat runs WHEAT_RUNS times among the chaffs, at places a student cannot compute; the same files
+    always give the same order (the same grade)."""
+    tests, package = {"tests/test_war.py": "def test_a():\n    pass\n"}, {"starter/game.py": "x = 1\n"}
+    order = runner.secret_order(tests, package)
+    assert order == runner.secret_order(dict(tests), dict(package))
+    assert sorted(key for role, key in order if role == "wheat") == ["reference"] + ["wheat"] * 2
+    assert sorted(key for role, key in order if role == "chaff") == sorted(variant.name for variant in CHAFFS)
+    others = [runner.secret_order({"tests/test_war.py": f"def test_a():\n    pass  # {n}\n"}, package)
+              for n in range(5)]
+    assert any(other != order for other in others)
+    places = {tuple(index for index, (role, _) in enumerate(other) if role == "wheat") for other in [order, *others]}
+    assert len(places) > 1  # the wheats are not always at the same places
+
+
+def test_a_test_whose_outcome_changes_between_runs_of_one_wheat_says_so():
+    """A test that counts its runs fails on some run of a correct implementation: invalid, with a reason."""
+    tests = ["t::count"]
+    runs = runs_with({}, tests)
+    runs.insert(3, Run("wheat", "reference", {"t::count": {"outcome": "failed", "exception": "AssertionError"}}))
+    result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0)
+    (test,) = result.tests
+    assert not test.valid and test.reason.startswith(
+        "Its outcome changed between two runs of the same correct implementation")
+    assert result.scenarios and sum(scenario.score for scenario in result.scenarios) == 0
+
+
+def test_the_worked_example_says_it_passes_only_when_it_did():
+    passing = judged({}, ["t::example"], given={"t::example"})
+    assert "it passes on every correct implementation" in passing.tests[0].reason
+    failing = judged({key: {"t::example": {"outcome": "skipped"}} for key in ("reference", "wheat")}, ["t::example"],
+                     given={"t::example"})
+    reason = failing.tests[0].reason
+    assert "passes" not in reason and "worked example" in reason and "skipped" in reason

@@ -17,15 +17,45 @@ student code runs for it), enforces a deadline per test, and after a child that 
 another for the tests left. Between runs it kills every leftover process, restores the submission folder
 and empties /tmp, so one run leaves nothing for the next.
 
-A child may lie on its pipe, but nothing in a child says which implementation it runs: same paths, no
-file of the others, no state left by earlier runs, and the same command for the second wheat and every
-chaff (the trusted side makes them so). The reference's run can be told apart (it comes first, with no
-deadlines yet), which gains nothing: every chaff is the second wheat with one bug, so only a test that
-sees the bug can fail on a chaff and pass on that wheat. Everything a child inherits from the zygote is readable by the
-student's code, so what differs between a wheat and a chaff run, the tests whose failure ends the run (a
-chaff caught), reaches the zygote only after the child has started, on a line the child never sees. A
-lie is then the same on a wheat as on a chaff and cannot earn a "caught"; the trusted side only counts
-an ordinary failure of a test that passed on every correct implementation.
+Every run looks alike from inside. The trusted side runs the implementations in an order secret to the
+student (grader/part_e/runner.py), each wheat several times, and a test is valid only if it passes on every
+wheat run: a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
+fails on some wheat run and is invalid. So that a test has nothing to count with, each child is started by
+a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
+unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
+CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
+run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
+syscall_filter.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
+namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
+stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
+descriptors are the same in every run.
+
+The implementation's source and code cannot be fingerprinted. Hiding was chosen over varying: a per-run
+salt of the code (dead instructions, renamed locals) can be stripped by a test that knows the salt's
+pattern, and it costs a compile per run; hidden code gives a test nothing to strip. And a fixed
+fingerprint would be learnable: each valid/invalid verdict tells the student one bit, so across
+submissions a test could learn the wheats' fingerprint and then pass on exactly them. So, in every child
+that runs an implementation:
+- its sources never touch the sandbox's file system and, once every module is imported, the loader and the
+  child's frame hold nothing of them; a module's __file__ is the student's own file, so inspect reads the
+  student's source, the same in every run;
+- an audit hook (which no Python code can remove) refuses, with RuntimeError, every step that reaches one of
+  its code objects (a function's __code__, a frame's f_code, a traceback's or a generator's frame), every
+  way to reach arbitrary objects (gc.get_objects, get_referrers, get_referents), tracing and profiling,
+  ctypes (raw memory) and opening a process's memory under /proc: the refusal is the same on every
+  implementation, so a test that tries learns nothing;
+- its code has every line number 1, so a traceback's or a frame's line says nothing of where in the
+  implementation it was;
+- a per-run salt (from the submission's secret seed) allocates a few objects before each module is
+  executed, so where its objects lie in memory (id()) says nothing either.
+What stays readable: bytecode offsets (a traceback's tb_lasti, a frame's f_lasti reached through f_back from
+a student's callback), which are fixed for an implementation; see the closing note of issue 17.
+
+Everything a child inherits from the zygote is readable by the student's code, so what differs between a
+wheat and a chaff run, the tests whose failure ends the run (a chaff caught), reaches the zygote only after
+the child has started, on a line the child never sees. A child may lie on its pipe: the trusted side checks
+every field against a schema and counts a lie as a crash of that run, which catches nothing and on a wheat
+makes the test invalid.
 
 Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
 {"fork": true}, one line for the child: null (the student's own package) or {"sources": {"name.py": text},
@@ -53,6 +83,7 @@ os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
+import syscall_filter  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/syscall_filter.py, copied
 
 try:
     import coverage  # noqa: E402
@@ -134,9 +165,91 @@ class _Sources:
             except (ValueError, TypeError, EOFError):
                 code = None
         if code is None or getattr(code, "co_filename", None) != file:
-            code = compile(self.sources[name], file, "exec", dont_inherit=True)
+            code = flat_code(self.sources[name], file)
         module.__file__ = file
         exec(code, module.__dict__)  # noqa: S102 - the implementation under test
+
+
+def _load_all(finder: _Sources, salt: int) -> None:
+    """Import every module of the implementation now, then forget its sources and code: nothing a test can reach
+    (the loader, this frame) holds them afterwards. Before each module, the salt (the trusted side's, per run)
+    allocates a few objects that stay alive, so where the implementation's objects lie in memory (their id())
+    says nothing about which implementation it is."""
+    import importlib  # noqa: PLC0415
+    import random  # noqa: PLC0415
+
+    padding = random.Random(salt)
+    names = sorted(finder.sources, key=lambda file: file != "__init__.py")
+    for file in names:
+        _BALLAST.append([bytearray(padding.randrange(1, 512)) for _ in range(padding.randrange(1, 64))])
+        module = finder.package if file == "__init__.py" else f"{finder.package}.{file[:-3]}"
+        try:
+            importlib.import_module(module)
+        except BaseException:  # noqa: BLE001, S110 - the test's own import reports it, the same on every run
+            pass
+    finder.sources.clear()
+    finder.code.clear()
+
+
+_BALLAST: list[Any] = []
+"""The salt's objects (kept alive until the child ends)."""
+
+HIDDEN_ATTRIBUTES = {"__code__": "__code__", "f_code": "f_code", "gi_code": "gi_code", "cr_code": "cr_code",
+                     "ag_code": "ag_code", "tb_frame": "tb_frame", "gi_frame": "gi_frame", "cr_frame": "cr_frame",
+                     "ag_frame": "ag_frame"}
+"""Attributes that lead to a code object (CPython raises the audit event object.__getattr__ for each)."""
+
+DENIED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace", "sys.setprofile",
+                 "sys._current_frames")
+"""Ways to reach any object or frame at all, denied once the implementation is loaded."""
+
+
+def _hide_implementation(files: frozenset[str]) -> None:
+    """From now on, in this child, the implementation's code objects cannot be read: an audit hook (which no code
+    can remove) refuses with RuntimeError every step that would reach one (a function's __code__, a frame's
+    f_code, a traceback's frame...), the ways to find arbitrary objects (gc), tracing, ctypes (raw memory) and
+    opening a process's memory. files: the implementation's modules (test files may sit beside them, in the
+    package). See the module docstring for why."""
+
+    def code_of(obj: Any, name: str) -> Any:
+        if name in ("tb_frame",):
+            return obj.tb_frame.f_code
+        if name in ("gi_frame", "cr_frame", "ag_frame"):
+            frame = getattr(obj, name)
+            return frame.f_code if frame is not None else None
+        return getattr(obj, name)
+
+    inside = [False]
+
+    def hook(event: str, args: Any) -> None:
+        if inside[0]:
+            return
+        if event == "object.__getattr__":
+            name = args[1] if len(args) > 1 else ""
+            if name not in HIDDEN_ATTRIBUTES:
+                return
+            inside[0] = True
+            try:
+                code = code_of(args[0], name)
+                hidden = getattr(code, "co_filename", "") in files  # not a test file beside them
+            except BaseException:  # noqa: BLE001 - what cannot be checked is refused
+                hidden = True
+            finally:
+                inside[0] = False
+            if hidden:
+                raise RuntimeError("the implementation's code is hidden from tests")
+        elif event in DENIED_EVENTS or event.startswith("ctypes."):
+            raise RuntimeError(f"{event} is not available to tests")
+        elif event == "open" and args and isinstance(args[0], (str, bytes)):
+            inside[0] = True
+            try:
+                path = os.path.realpath(os.fsdecode(args[0]))
+            finally:
+                inside[0] = False
+            if path.startswith("/proc/") and os.path.basename(path) in ("mem", "pagemap", "environ", "maps"):
+                raise RuntimeError("a process's memory is not available to tests")
+
+    sys.addaudithook(hook)
 
 
 class _Recorder:
@@ -169,10 +282,15 @@ class _Recorder:
         if call.excinfo is not None and report.failed and item.nodeid not in self.details:
             name = call.excinfo.type.__name__ if isinstance(call.excinfo.type, type) else ""
             line, file = 0, ""
-            for entry in call.excinfo.traceback:
-                path = str(entry.path)
+            tb = call.excinfo.tb
+            while tb is not None:  # the implementation's frames are hidden (RuntimeError): only the tests' count
+                try:
+                    path = tb.tb_frame.f_code.co_filename
+                except RuntimeError:
+                    path = ""
                 if path in self.test_files:
-                    line, file = entry.lineno + 1, path
+                    line, file = tb.tb_lineno, path
+                tb = tb.tb_next
             self.details[item.nodeid] = {"exception": name if name in KNOWN_EXCEPTIONS else "Exception",
                                          "file": file, "line": line}
         return report
@@ -288,18 +406,43 @@ def _no_failure_reports() -> None:
         pass
 
 
+def flat_code(source: str, file: str) -> Any:
+    """The module's code with every line number 1 (the same as grader/part_e/runner.py's flat_code): a traceback
+    or a frame's line number says nothing of where in the implementation it was."""
+    import ast  # noqa: PLC0415
+
+    tree = ast.parse(source, file)
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+    return compile(tree, file, "exec", dont_inherit=True)
+
+
+def _machine() -> str:
+    import platform  # noqa: PLC0415
+
+    return platform.machine()
+
+
 def _magic() -> str:
     import importlib.util  # noqa: PLC0415
 
     return importlib.util.MAGIC_NUMBER.hex()
 
 
-def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
+def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool = False) -> None:
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
+        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
+            _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
+            return
+        if not syscall_filter.deny_keyring() and _machine() in syscall_filter.KEYRING_CALLS:
+            _send(fd, {"fault": "the keyring filter could not be installed"})
+            return
         line = sys.stdin.buffer.readline()
-        payload = json.loads(line) if line.strip() else None
+        payload: Any = json.loads(line) if line.strip() else None
         sources = payload.get("sources") if isinstance(payload, dict) else None
         code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
         if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == _magic():
@@ -312,7 +455,14 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int) -> None:
             os.close(CHANNEL)  # only the zygote speaks to the trusted side
         root, package = command["root"], command["package"]
         if isinstance(sources, dict):
-            sys.meta_path.insert(0, _Sources(package, os.path.join(root, package), sources, code))
+            folder = os.path.join(root, package)
+            finder = _Sources(package, folder, sources, code)
+            sys.meta_path.insert(0, finder)
+            salt = payload.get("salt") if type(payload.get("salt")) is int else 0
+            files = frozenset(os.path.join(folder, name) for name in sources)
+            _load_all(finder, salt)
+            del payload, sources, code, line, finder  # nothing of the sources left in this frame
+            _hide_implementation(files)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
         measure = None
@@ -344,26 +494,13 @@ def _snapshot(root: str) -> dict[str, bytes]:
     return files
 
 
-def _remove_own(folder: str) -> None:
-    """Delete every entry of folder this process's uid owns (the others are not its to delete)."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                os.unlink(entry.path)
-        except OSError:
-            pass
+class Fault(Exception):
+    """The grader's fault: a run could not be set up, or what a run left could not be removed."""
 
 
 def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
-    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp."""
+    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
+    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored)."""
     if sweep:
         for _ in range(20):
             try:
@@ -372,33 +509,38 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                 break
             time.sleep(0.005)
         _reap()
-    if sweep and not private_tmp and os.getuid() != 0:
-        # A /tmp shared with the host (the uid and plain levels): what this uid left there, in the other
-        # folders every user may write, and in its own scratch (TMPDIR) goes, so no run tells the next anything.
+    if private_tmp:
+        for folder in ("/tmp", "/dev/shm"):
+            if os.path.isdir(folder):
+                for entry in os.listdir(folder):
+                    _delete(os.path.join(folder, entry))
+                if os.listdir(folder):
+                    raise Fault(f"{folder} could not be emptied")
+    elif sweep and os.getuid() != 0:
+        # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
+        # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
+        uid = os.getuid()
         for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", os.environ.get("TMPDIR", "/tmp")):
-            _remove_own(folder)
-    for folder in ("/tmp", "/dev/shm"):
-        if private_tmp and os.path.isdir(folder):
-            for entry in os.listdir(folder):
+            for entry in os.listdir(folder) if os.path.isdir(folder) else ():
                 path = os.path.join(folder, entry)
                 try:
-                    shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+                    mine = os.lstat(path).st_uid == uid
                 except OSError:
-                    pass
+                    continue
+                if mine:
+                    _delete(path)
+    if sweep:
+        _remove_ipc()
     for folder, dirs, names in os.walk(root, topdown=False):
         for name in names:
             path = os.path.join(folder, name)
             if os.path.relpath(path, root) not in snapshot:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+                _delete(path)
         for name in dirs:
             path = os.path.join(folder, name)
-            if os.path.islink(path):
-                os.unlink(path)
-            elif not any(key.startswith(os.path.relpath(path, root) + os.sep) for key in snapshot):
-                shutil.rmtree(path, ignore_errors=True)
+            if os.path.islink(path) or not any(key.startswith(os.path.relpath(path, root) + os.sep)
+                                               for key in snapshot):
+                _delete(path)
     for relative, data in snapshot.items():
         path = os.path.join(root, relative)
         try:
@@ -407,11 +549,56 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
         except OSError:
             same = False
         if not same:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if os.path.islink(path):
-                os.unlink(path)
-            with open(path, "wb") as handle:
-                handle.write(data)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                if os.path.islink(path) or os.path.isdir(path):
+                    _delete(path)
+                with open(path, "wb") as handle:
+                    handle.write(data)
+            except OSError as error:
+                raise Fault(f"{relative} could not be restored ({error.strerror})") from None
+
+
+def _delete(path: str) -> None:
+    """Delete a file or a whole folder, first making every folder writable (a mode that blocks deletion is no
+    obstacle); Fault if it stays."""
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            for entry in os.listdir(path):
+                _delete(os.path.join(path, entry))
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise Fault(f"{path} could not be deleted ({error.strerror})") from None
+
+
+def _remove_ipc() -> None:
+    """Remove every System V shared memory segment, semaphore set and message queue this uid owns (at the levels
+    where a run has no IPC namespace of its own); Fault if one stays."""
+    uid = os.getuid()
+    libc = None
+    for kind, id_column, uid_column, call in (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"),
+                                               ("msg", 1, 7, "msgctl")):
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                rows = [line.split() for line in handle.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                ipc_id, owner = int(row[id_column]), int(row[uid_column])
+            except (IndexError, ValueError):
+                continue
+            if owner != uid:
+                continue
+            libc = libc or _libc()
+            removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
+            if removed != 0:  # IPC_RMID is 0
+                raise Fault(f"a System V {kind} object could not be removed")
 
 
 def _reap() -> None:
@@ -434,17 +621,114 @@ def _seconds(table: Any, key: str, default: float) -> float:
     return float(value) if isinstance(value, (int, float)) and value > 0 else default
 
 
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
+PR_SET_DUMPABLE = 4
+
+
+def _libc() -> Any:
+    import ctypes  # noqa: PLC0415
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _new_namespaces() -> bool:
+    """Give the next child a user, PID, mount and IPC namespace of its own (its uid mapped to itself): it will be
+    PID 1 of a namespace nothing else lives in, with IPC objects and mounts no other run sees. False where the
+    kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
+    uid, gid = os.getuid(), os.getgid()
+    libc = _libc()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+        return False
+    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
+    try:
+        for file, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{file}", "w") as handle:
+                handle.write(text)
+    except OSError as error:
+        raise Fault(f"the run's namespaces could not be set up ({error.strerror})") from None
+    finally:
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    return True
+
+
+def _fresh_mounts(scratch_bytes: int, namespaced: bool) -> bool:
+    """In the child's own mount namespace: an empty /tmp (when the sandbox's /tmp is its own: at the plain level
+    the copy and this script live in the host's) and /dev/shm, and an empty read-only /proc (which would show the
+    zygote and the other processes of the sandbox: their ids and CPU times count the runs). Then every
+    capability is dropped, so the child cannot unmount them."""
+    libc = _libc()
+    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return False
+    size = f"size={max(scratch_bytes, 1 << 20)},mode=1777".encode()
+    scratch = ((b"/tmp", MS_NOSUID | MS_NODEV, size),) if namespaced else ()
+    for folder, flags, options in (*scratch, (b"/dev/shm", MS_NOSUID | MS_NODEV, size),
+                                   (b"/proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=0555")):
+        if os.path.isdir(folder) and libc.mount(b"war-grader-run", folder, b"tmpfs", flags, options) != 0:
+            return False
+    return _drop_capabilities(libc)
+
+
+def _drop_capabilities(libc: Any) -> bool:
+    """No capability left, in this user namespace or any (capset with empty sets)."""
+    import ctypes  # noqa: PLC0415
+
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    return libc.capset(header, data) == 0
+
+
+def _helper(command: dict[str, Any], prepared: _Prepared, fd: int, pid_fd: int) -> None:
+    """Between the zygote and one child: make the child's namespaces, start it, tell the zygote its pid (as the
+    zygote sees it), wait for it; never returns. The child's parent is this helper in every run, and at the
+    levels where namespaces work the child is PID 1, its parent pid 0, whatever run it is."""
+    try:
+        try:
+            isolated = _new_namespaces()
+        except Fault as fault:
+            _send(fd, {"fault": str(fault)})
+            return
+        pid = os.fork()
+        if pid == 0:
+            os.close(pid_fd)
+            _child(command, prepared, fd, isolated)
+        os.close(fd)
+        os.write(pid_fd, f"{pid}\n".encode())
+        os.close(pid_fd)
+        os.waitpid(pid, 0)
+    finally:
+        os._exit(0)
+
+
+def _read_pid(fd: int) -> int:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 32)
+        if not chunk:
+            return 0
+        data += chunk
+    try:
+        return int(data)
+    except ValueError:
+        return 0
+
+
 def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
                results: dict[str, Any], found: dict[str, Any]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
     the run's stop set failed (the child is killed: nothing it could still do counts), or None."""
     read_end, write_end = os.pipe()
+    pid_read, pid_write = os.pipe()
     _send(CHANNEL, {"fork": True})
-    pid = os.fork()
-    if pid == 0:
+    helper = os.fork()
+    if helper == 0:
         os.close(read_end)
-        _child({**command, "select": select_ids}, prepared, write_end)
+        os.close(pid_read)
+        _helper({**command, "select": select_ids}, prepared, write_end, pid_write)
     os.close(write_end)
+    os.close(pid_write)
+    pid = _read_pid(pid_read)
+    os.close(pid_read)
     limits = command.get("deadlines")
     default = float(command["test_timeout"])
     started = time.monotonic()
@@ -479,6 +763,8 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 continue
             if not isinstance(message, dict):
                 continue
+            if "fault" in message and stop_on is None:  # before "ready": no student code has run yet
+                raise Fault(f"a run could not be set up: {str(message['fault'])[:200]}")
             if "ready" in message and stop_on is None:
                 # the child has read its sources: standard input holds nothing more for it
                 _send(CHANNEL, {"ready": True})
@@ -511,14 +797,14 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 found.setdefault("collect_errors", []).append(str(message["collect_error"]))
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
-    if stopped in ("timeout", "caught"):
+    if stopped in ("timeout", "caught") and pid > 0:
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
     os.close(read_end)
     try:
-        os.waitpid(pid, 0)
+        os.waitpid(helper, 0)
     except ChildProcessError:
         pass
     if stopped == "caught":
@@ -573,7 +859,7 @@ def main() -> None:
     try:  # no process of the same uid may read this one's memory or file descriptors
         import ctypes  # noqa: PLC0415
 
-        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (OSError, AttributeError):
         pass
     snapshot: dict[str, bytes] | None = None
@@ -592,7 +878,11 @@ def main() -> None:
         if snapshot is None or prepared is None:
             snapshot = _snapshot(command["root"])
             prepared = _Prepared(command)
-        _send(CHANNEL, {"done": run(command, snapshot, prepared)})
+        try:  # no local keeps a run's results: the next run's child could read them in this frame
+            _send(CHANNEL, {"done": run(command, snapshot, prepared)})
+        except Fault as fault:
+            _send(CHANNEL, {"fault": str(fault)})
+            return
 
 
 if __name__ == "__main__":

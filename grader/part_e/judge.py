@@ -38,6 +38,9 @@ KNOWN_EXCEPTIONS = frozenset({
 """Exception names a report may quote (the sandbox says "Exception" for any other: no free text crosses).
 The same set as in_sandbox.py's, which cannot import this module."""
 
+ENDED = frozenset({"passed", "failed", "error", "skipped"})
+"""Outcomes of a test that ended by itself."""
+
 EXPLAINED_BY_AT_MOST = 2
 """An invalid test that passes on at most this many chaffs is explained as expecting their bugs."""
 
@@ -112,8 +115,10 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     for test in ids:
         reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout,
                                  (deadlines or {}).get(test, test_timeout))
-        if not reason and test in given:
-            reason = "This is the starter's worked example: it passes, but it earns nothing (the points are for your own tests)."
+        if test in given:
+            reason = ("This is the starter's worked example: it passes on every correct implementation, but it earns "
+                      "nothing (the points are for your own tests)." if not reason else
+                      "This is the starter's worked example, which earns nothing. " + reason)
         elif not reason:
             valid_ids.append(test)
         tests.append((test, reason))
@@ -152,12 +157,21 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], source
         return f"It did not finish within {limit:g} s on a correct implementation (a loop that never ends?)."
     if "crash" in kinds:
         return ("It ended the test process on a correct implementation (os._exit, sys.exit outside a test, a "
-                "crash or running out of memory).")
+                "crash or running out of memory), or wrote on the grader's channel a report the grader could not "
+                "accept.")
+    by_key: dict[str, set[str]] = {}
+    for run, kind in zip(wheats, kinds):
+        by_key.setdefault(run.key, set()).add(kind)
+    if any(len(seen & ENDED) > 1 for seen in by_key.values()):
+        return ("Its outcome changed between two runs of the same correct implementation: it depends on something "
+                "other than the implementation's behaviour (a count of its runs, the clock, a process id, a file or "
+                "other state it keeps), so it cannot be trusted to catch anything.")
     if "missing" in kinds:
         file = test.partition("::")[0]
         if any(file in run.collect_errors for run in wheats):
             return ("Its file cannot be imported with a correct implementation: tests may use only the names "
-                    "ASSIGNMENT.md lists (no private helpers of your own package).")
+                    "ASSIGNMENT.md lists (no private helpers of your own package), and no ctypes, gc or code "
+                    "objects of the implementation.")
         return "It was not run on a correct implementation (an earlier test stopped the run)."
     if "skipped" in kinds:
         return "It is skipped, so it checks nothing."
@@ -179,10 +193,10 @@ def _where(outcome: dict[str, Any], sources: dict[str, str]) -> str:
     exception = str(outcome.get("exception") or "an exception")
     file, line = outcome.get("file"), outcome.get("line")
     relative = next((path for path in sources if isinstance(file, str) and file.endswith("/" + path)), None)
-    if relative is None or type(line) is not int or line < 1:
+    lines = sources[relative].splitlines() if relative is not None else []
+    if type(line) is not int or not 1 <= line <= len(lines):  # the runner's schema already drops any other line
         return f"it raised {exception}."
-    lines = sources[relative].splitlines()
-    text = lines[line - 1].strip()[:160] if line <= len(lines) else ""
+    text = lines[line - 1].strip()[:160]
     what = "the assertion" if exception == "AssertionError" else f"{exception} raised"
     return f"{what} at line {line} of {relative}" + (f" (`{text}`)." if text else ".")
 

@@ -4,26 +4,32 @@ One sandboxed process per student (grader/part_e/in_sandbox.py), started before 
 imports pytest once and forks a child per implementation. The implementations travel over the sandbox's
 standard input, one at a time, straight to the child that runs them: the reference and the chaffs are
 inside the sandbox only during these runs, and never on its file system. Nothing a run prints is kept.
-Order: the reference (each test under the ceiling; its times set every later deadline), the student's own
-package (for the coverage shown to the student), then the second wheat and each chaff, all with the same
-command: the tests that ended on the reference. A chaff's run ends at the first valid test that fails.
+Order: the student's own package (for the coverage shown to the student), the reference (each test under the
+ceiling; its times set every later deadline), then, in an order secret to the student (secret_order), each
+chaff once, the reference once more and the second wheat twice (WHEAT_RUNS), all with the same command: the
+tests that ended on the
+reference. A test is valid when it passed on every wheat run. A chaff's run ends at the first test that
+passed on every wheat run so far and fails on it. Every field a run reports is checked against a Schema.
 """
 
 from __future__ import annotations
 
+import ast
 import base64
 import dataclasses
 import functools
+import hashlib
 import importlib.util
 import json
 import marshal
 import os
+import random
 import selectors
 import shutil
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,7 @@ import reference
 from ..chaffs import CHAFFS, CONTRACT_MODULES, chaff_sources, wheat_sources
 from ..config import Config
 from ..sandbox.isolation import (
+    NAMESPACED,
     UID_BLOCK,
     Limits,
     SandboxError,
@@ -83,10 +90,20 @@ def compiled(key: str, folder: str) -> dict[str, Any]:
     """What the sandbox's child receives for one implementation: its sources, and its modules compiled once
     per batch for their paths inside the sandbox (each child loads code instead of compiling it again)."""
     sources = next(code for _, name, code in implementations() if name == key)
-    code = {name: base64.b64encode(marshal.dumps(compile(text, os.path.join(folder, name), "exec",
-                                                         dont_inherit=True))).decode("ascii")
+    code = {name: base64.b64encode(marshal.dumps(flat_code(text, os.path.join(folder, name)))).decode("ascii")
             for name, text in sources.items()}
     return {"sources": sources, "code": code, "magic": importlib.util.MAGIC_NUMBER.hex()}
+
+
+def flat_code(source: str, file: str) -> Any:
+    """A module's code with every line number 1 and every column 0 (in_sandbox.py holds the same function): a
+    traceback or a frame's line number says nothing of where in the implementation it was."""
+    tree = ast.parse(source, file)
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+    return compile(tree, file, "exec", dont_inherit=True)
 
 
 def reference_with_tests(into: Path) -> Path:
@@ -106,7 +123,8 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
-        shutil.copy(Path(__file__).parents[1] / "sandbox" / "process_clock.py", folder / "process_clock.py")
+        for name in ("process_clock.py", "syscall_filter.py"):
+            shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
             module = __import__(name)
@@ -187,9 +205,13 @@ class StudentTests:
         limits = TimeLimits.from_config(config)
         spec, session = self.spec, self.session
         session.deadline = time.monotonic() + limits.budget
+        session.seed = secret_seed(test_sources, package_sources)
         base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
+                "scratch_bytes": spec.limits.scratch_bytes, "namespaced": spec.level in NAMESPACED,
                 "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
         folder = os.path.join(spec.inside_root, package)
+        schema = Schema({os.path.join(spec.inside_root, path): _line_count(text) for path, text in test_sources.items()},
+                        tuple(tests), None, {path: _line_count(text) for path, text in package_sources.items()})
         (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
         runs: list[Run] = []
         note = ""
@@ -200,7 +222,7 @@ class StudentTests:
             # has been in the sandbox: what this run reports (test names, outcomes) reaches the student's report,
             # and a run after the reference could find the reference's traces in the memory it inherits.
             ceiling = {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling}
-            runs.append(_run(session, {**ceiling, "coverage": True}, "own", "own", None))
+            runs.append(_run(session, {**ceiling, "coverage": True}, "own", "own", None, schema))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a
             # parametrized id) could carry the wheat's source.
             collected = list(dict.fromkeys(runs[0].collected))[:MAX_TESTS]
@@ -208,37 +230,84 @@ class StudentTests:
                 note = ("Your test files could not be imported" if runs[0].collect_errors else
                         "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
                 return StudentTestsResult("not_run", note)
-            # Then the reference, every test under the ceiling: its times set every later deadline.
+            schema = dataclasses.replace(schema, ids=frozenset(collected))
+            # Then the reference, every test under the ceiling: its times set every later deadline. This run can be
+            # told apart (no deadlines yet); it is one more run on which a valid test must pass.
             runs.append(_run(session, {**ceiling, "select": collected}, "wheat", reference_key,
-                             compiled(reference_key, folder)))
+                             compiled(reference_key, folder), schema))
             first = runs[1]
             known = set(collected)
             deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items() if test in known}
             later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
                      "import_timeout": limits.deadline(first.import_seconds)}
-            # The second wheat and every chaff get the very same command, built from the reference's run alone: the
-            # tests that ended on it, those that failed first (their outcomes on the chaffs explain them).
+            # Every later run gets the very same command, built from the reference's run alone: the tests that ended
+            # on it, those that failed first (their outcomes on the chaffs explain them).
             ended = [test for test in collected if _outcome(first, test) in ENDED]
             select = [test for test in ended if _outcome(first, test) != "passed"] + \
                      [test for test in ended if _outcome(first, test) == "passed"]
             group = {**later, "select": select}
-            runs.append(_run(session, group, "wheat", wheat_key, compiled(wheat_key, folder)))
-            wheats = runs[1:]
-            valid = [test for test in select if test not in given and all(_outcome(run, test) == "passed"
-                                                                           for run in wheats)]
-            explained = [test for test in select if test not in given and all(_outcome(run, test) == "failed"
-                                                                               for run in wheats)]
-            for role, key, _ in chaffs if valid or explained else ():
-                runs.append(_run(session, group, role, key, compiled(key, folder), stop_on=valid))
+            candidates = [test for test in select if test not in given]
+            for role, key in secret_order(test_sources, package_sources) if candidates else ():
+                wheats = [run for run in runs if run.role == "wheat"]
+                steady = [test for test in candidates if len({_outcome(run, test) for run in wheats}) == 1
+                          and _outcome(wheats[0], test) in ("passed", "failed")]
+                if not steady:
+                    break  # no test can be valid or explained any more: the runs left would change nothing
+                if role == "wheat":
+                    runs.append(_run(session, group, role, key, compiled(key, folder), schema))
+                else:  # a chaff's run ends at the first test that passed on every correct run so far and fails on it
+                    stop_on = [test for test in steady if _outcome(wheats[0], test) == "passed"]
+                    runs.append(_run(session, group, role, key, compiled(key, folder), schema, stop_on=stop_on))
+        except GraderFault as fault:
+            return StudentTestsResult("not_run", str(fault))
         except _Stopped as stop:
-            if len(runs) < 3:
+            if not {reference_key, wheat_key} <= {run.key for run in runs}:
                 return StudentTestsResult("not_run", str(stop))
             note = (f"{stop} The buggy versions not run by then count as missed."
-                    if len(runs) < 3 + len(chaffs) else "")
+                    if len({run.key for run in runs if run.role == "chaff"}) < len(chaffs) else "")
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
                        points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
                        deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
+
+
+WHEAT_RUNS = {"reference": 1, "wheat": 2}
+"""How many times each wheat runs among the chaffs: with the reference's first run (which sets the deadlines),
+each correct implementation runs twice. A run on a wheat runs every test (a chaff's run ends at its first
+catch), so each one more costs as much as the student's whole suite."""
+
+
+@functools.lru_cache(maxsize=1)
+def _hidden_digest() -> bytes:
+    """A digest of what students never see (the reference's, the second wheat's and every chaff's sources)."""
+    digest = hashlib.sha256(b"war-grader part E order v1")
+    for role, key, sources in implementations():
+        digest.update(json.dumps([role, key, sorted(sources.items())]).encode())
+    return digest.digest()
+
+
+def secret_order(test_sources: dict[str, str], package_sources: dict[str, str]) -> list[tuple[str, str]]:
+    """The runs after the reference's first, in an order secret to the student and the same for the same
+    submission: each wheat (WHEAT_RUNS times) at random places among the chaffs (once each).
+
+    Seeded from the hidden digest and the submission's own files: a student can neither compute it nor change it
+    without changing the submission, and the same submission always gets the same order (the same grade)."""
+    (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
+    seed = secret_seed(test_sources, package_sources)
+    order = [("wheat", reference_key)] * WHEAT_RUNS["reference"] + [("wheat", wheat_key)] * WHEAT_RUNS["wheat"] \
+        + [(role, key) for role, key, _ in chaffs]
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def secret_seed(test_sources: dict[str, str], package_sources: dict[str, str]) -> bytes:
+    """The submission's secret seed: the hidden digest and the submission's own files."""
+    return hashlib.sha256(_hidden_digest() + json.dumps([sorted(test_sources.items()),
+                                                         sorted(package_sources.items())]).encode()).digest()
+
+
+def _line_count(text: str) -> int:
+    return len(text.splitlines())
 
 
 ENDED = frozenset({"passed", "failed", "error", "skipped"})
@@ -283,38 +352,99 @@ class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
 
 
+class GraderFault(_Stopped):
+    """The sandbox could not set a run up or clean up after one: the grader's fault, never the student's."""
+
+
 def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, Any] | None,
-         *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
-    """One implementation: the sandbox's report, checked for shape."""
-    done = session.run(command, sources, list(stop_on))
+         schema: Schema, *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
+    """One implementation: the sandbox's report, every field checked against the schema. Each run's salt (see
+    in_sandbox.py's _load_all) comes from the submission's secret seed and the run's number."""
+    if sources is not None:
+        session.runs += 1
+        salt = int.from_bytes(hashlib.sha256(session.seed + session.runs.to_bytes(4, "big")).digest()[:8], "big")
+        sources = {**sources, "salt": salt}
+    return checked_run(session.run(command, sources, list(stop_on)), role, key, schema)
+
+
+MAX_ID_CHARS = 1000
+"""Longest test id kept (pytest's node id: file, "::", the function's name and a parametrized id)."""
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What a run may report: the student's test files (their paths inside the sandbox, each with its number of
+    lines), the test ids collected on the student's own package (None: the own run, which defines them) and
+    the package's files with their numbers of lines (coverage)."""
+
+    files: dict[str, int]
+    """Inside path of each of the student's test files -> its number of lines."""
+    relative: tuple[str, ...]
+    """The same files, relative to the submission (pytest's node ids start with one)."""
+    ids: frozenset[str] | None = None
+    """The student's own test ids, collected on their package (None for that run)."""
+    package_lines: dict[str, int] = field(default_factory=dict)
+    """Each package file (relative) -> its number of lines."""
+
+    def known_id(self, test: Any) -> bool:
+        """A test id the student wrote: collected on their package, or (own run) of one of their files."""
+        if not isinstance(test, str) or not test or len(test) > MAX_ID_CHARS:
+            return False
+        if self.ids is not None:
+            return test in self.ids
+        return any(test.startswith(file + "::") for file in self.relative)
+
+
+def checked_run(done: dict[str, Any], role: str, key: str, schema: Schema) -> Run:
+    """A sandbox's report as a Run: only bounded, known fields. A test whose outcome breaks the schema (a word
+    not known, a line past its file's end, a file not the student's) counts as a crash of that run; an id the
+    student did not write is dropped."""
     outcomes: dict[str, dict[str, Any]] = {}
     results = done.get("results")
     for test, outcome in (results.items() if isinstance(results, dict) else []):
-        if isinstance(test, str) and isinstance(outcome, dict) and len(outcomes) < MAX_TESTS * 2:
-            outcomes[test] = checked_outcome(outcome)
-    collected = [str(test) for test in done.get("collected", []) if isinstance(test, str)] \
-        if isinstance(done.get("collected"), list) else []
-    errors = [str(item) for item in done.get("collect_errors", [])] if isinstance(done.get("collect_errors"), list) else []
+        if schema.known_id(test) and len(outcomes) < MAX_TESTS:
+            outcomes[test] = checked_outcome(outcome, schema)
+    listed = done.get("collected")
+    collected = list(dict.fromkeys(test for test in (listed if isinstance(listed, list) else [])
+                                   if schema.known_id(test)))[:MAX_TESTS]
+    listed = done.get("collect_errors")
+    errors = [file for file in (listed if isinstance(listed, list) else []) if file in schema.relative]
     measured: Any = done.get("coverage") if role == "own" and isinstance(done.get("coverage"), dict) else {}
-    coverage = {str(path): [n for n in lines if type(n) is int] for path, lines in measured.items()
-                if isinstance(lines, list)}
+    coverage = {path: [n for n in lines if type(n) is int and 0 < n <= schema.package_lines[path]][:100000]
+                for path, lines in measured.items() if path in schema.package_lines and isinstance(lines, list)}
     return Run(role, key, outcomes, collected, errors, coverage, _number(done.get("import_seconds")))
 
 
 OUTCOMES = frozenset({"passed", "failed", "error", "skipped", "timeout", "crash"})
-"""What the sandbox may say of a test; anything else reads "missing"."""
+"""What the sandbox may say of a test."""
+
+CRASH = {"outcome": "crash", "exception": None, "file": None, "line": None, "seconds": 0.0}
+"""What a test whose report breaks the schema counts as."""
 
 
-def checked_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
-    """One test's outcome as the sandbox reported it, cut down to what the grader may show: no free text.
+def checked_outcome(outcome: Any, schema: Schema) -> dict[str, Any]:
+    """One test's outcome as the sandbox reported it, if every field is one the schema allows; else a crash.
 
     A child may lie (it runs the student's code, which may have read the implementation it runs on); the
-    exception's name and the outcome reach the student's report, so only known words pass."""
-    kind, exception, file, line = (outcome.get(key) for key in ("outcome", "exception", "file", "line"))
-    return {"outcome": kind if kind in OUTCOMES else "missing",
-            "exception": (exception if exception in KNOWN_EXCEPTIONS else "Exception") if exception else None,
-            "file": file if isinstance(file, str) and len(file) < 4096 else None,
-            "line": line if type(line) is int else None, "seconds": _number(outcome.get("seconds"))}
+    outcome, the exception's name and the line reach the student's report, so only known words and a line
+    of the student's own test file pass, and a lie costs the test that run (a crash catches nothing, and on
+    a correct implementation makes the test invalid)."""
+    if not isinstance(outcome, dict):
+        return dict(CRASH)
+    kind, exception, file, line, seconds = (outcome.get(key) for key in ("outcome", "exception", "file", "line",
+                                                                         "seconds"))
+    if kind not in OUTCOMES or (exception is not None and exception not in KNOWN_EXCEPTIONS | {"Exception"}):
+        return dict(CRASH)
+    if file in (None, ""):
+        if line not in (None, 0):
+            return dict(CRASH)
+        file, line = None, None
+    elif not isinstance(file, str) or file not in schema.files or type(line) is not int \
+            or not 0 < line <= schema.files[file]:
+        return dict(CRASH)
+    if seconds is not None and not (type(seconds) in (int, float) and 0 <= seconds < 1e6):
+        return dict(CRASH)
+    return {"outcome": kind, "exception": exception, "file": file, "line": line, "seconds": _number(seconds)}
 
 
 def _number(value: Any) -> float:
@@ -331,6 +461,9 @@ class _Session:
         """When Part E's budget runs out (grade() sets it)."""
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
+        self.seed = b""
+        """The submission's secret seed (grade() sets it)."""
+        self.runs = 0
 
     def launch(self) -> None:
         """Start the sandbox; it boots while the caller goes on."""
@@ -358,6 +491,9 @@ class _Session:
                 self._write(json.dumps({"stop_on": stop_on}))
             elif isinstance(message.get("done"), dict):
                 return message["done"]
+            elif isinstance(message.get("fault"), str):
+                raise GraderFault(f"The grader could not run your tests (Part E's sandbox: {message['fault'][:200]}); "
+                                  "ask your instructor.")
             else:
                 raise _Stopped("The process running your tests stopped answering.")
 

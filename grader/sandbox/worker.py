@@ -953,6 +953,18 @@ class MarkedLoader(importlib.machinery.SourceFileLoader):
         return self.recorder.compile(self.get_data(path), path)
 
 
+def _deny_keyring() -> None:
+    """No kernel key for student code: keys outlive the worker and belong to its uid, which a later student or
+    batch reuses (syscall_filter.py, beside this module in the runtime; absent when this module is run
+    elsewhere, as in the trusted side's own process)."""
+    try:
+        import syscall_filter  # type: ignore[import-not-found]  # noqa: PLC0415
+    except ImportError:
+        return
+    syscall_filter.deny_keyring()
+    sys.modules.pop("syscall_filter", None)
+
+
 def main() -> None:
     """Take over the reply descriptor, silence the real stdout/stderr, and serve."""
     reply_fd = int(sys.argv[1]) if _len(sys.argv) > 1 else os.dup(1)
@@ -961,6 +973,7 @@ def main() -> None:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.setrecursionlimit(5000)
+    _deny_keyring()
     builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")  # type: ignore[assignment]
     _seed_unseeded()
     # Student code that imports __main__ (or worker) finds an empty module (or its own), not the worker's objects.

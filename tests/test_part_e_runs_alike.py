@@ -1,0 +1,247 @@
+"""Part E: every run looks alike from inside, and nothing of one run reaches the next, at every sandbox level."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.chaffs import write_reference
+from grader.config import load_config
+from grader.part_e.runner import grade_student_tests, make_runtime
+from grader.sandbox.isolation import Limits, SandboxSpec, level_works
+from grader.submissions import Submission, prepare
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
+LEVELS = [level for level in ("bwrap", "unshare") if level_works(level)]
+"""The levels Part E runs at here. (At plain, Part E collects no test on this machine, before this change as
+after it: not covered here.)"""
+
+JOKER = '''
+import os
+from starter import Queue, play_round
+
+
+def test_joker():
+    q1, q2 = Queue(), Queue()
+    q1.enqueue("Jo"); q2.enqueue("K")
+    assert play_round(q1, q2) == "P1"
+'''
+
+
+_CLEANUP: list[Path] = []
+
+
+def request_cleanup(folder: Path) -> None:
+    _CLEANUP.append(folder)
+
+
+@pytest.fixture(autouse=True)
+def _clean_up_folders():
+    yield
+    while _CLEANUP:
+        shutil.rmtree(_CLEANUP.pop(), ignore_errors=True)
+
+
+def part_e(into: Path, tests: str, level: str):
+    """Part E alone, at a sandbox level, on the reference with these tests."""
+    folder = into / "submission"
+    write_reference(folder)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "test_war.py").write_text(tests)
+    work = Path(tempfile.mkdtemp(prefix="war-grader-test-"))  # reachable by a sandbox uid (tmp_path is not)
+    work.chmod(0o711)
+    request_cleanup(work)
+    copy = prepare(Submission(folder.name, folder), work / "copy")
+    config = load_config(TEST_CONFIG, overrides={"sandbox.level": level, "sandbox.allow_plain": True})
+    return grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests, package_files=copy.files,
+                               runtime=make_runtime(work / "runtime"), config=config, slot=0)
+
+
+def verdicts(result) -> dict[str, tuple[bool, str]]:
+    return {test.id.partition("::")[2]: (test.valid, test.reason) for test in result.tests}
+
+
+KERNEL = '''
+
+def test_no_kernel_key_and_no_ipc_left_by_an_earlier_run():
+    """Run on the student's own package (no audit hook there, so ctypes works), isolated as every run is: add_key is
+    refused (no key can outlive the run), and a System V segment made with IPC_CREAT | IPC_EXCL is new."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    number = 248 if os.uname().machine == "x86_64" else 217
+    assert libc.syscall(number, b"user", b"war", b"x", 1, ctypes.c_int(-3)) == -1
+    assert libc.shmget(0x5717, 4096, 0o1600) >= 0
+
+
+def test_no_ctypes_once_an_implementation_is_loaded():
+    import ctypes
+    try:
+        ctypes.CDLL(None)
+    except RuntimeError:
+        return
+    assert Queue.__module__ == "starter.structures" and os.path.exists("/submission/starter/structures.py")
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_run_can_add_a_kernel_key_or_find_an_earlier_runs_ipc(tmp_path, level):
+    result = part_e(tmp_path, JOKER + KERNEL, level)
+    outcomes = {test.id.partition("::")[2]: test.own_outcome for test in result.tests}
+    assert outcomes["test_no_kernel_key_and_no_ipc_left_by_an_earlier_run"] == "passed"
+    assert verdicts(result)["test_no_ctypes_once_an_implementation_is_loaded"] == (True, "")
+
+
+ALIKE = '''
+
+def test_pid_and_parent():
+    assert (os.getpid(), os.getppid()) == (1, 0)
+
+
+def test_nothing_of_other_processes():
+    assert os.listdir("/proc") == []
+
+
+def test_empty_scratch():
+    shm = os.path.isdir("/dev/shm")  # the unshare level has no /dev/shm
+    assert os.listdir("/tmp") == [] and (not shm or os.listdir("/dev/shm") == [])
+    for folder in ("/tmp", "/dev/shm") if shm else ("/tmp",):
+        open(f"{folder}/left", "w").write("x")
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_run_is_pid_1_of_its_own_namespaces_with_an_empty_tmp(tmp_path, level):
+    """The same pid, parent pid, an empty /proc, /tmp and /dev/shm in every run: these tests pass on every
+    correct run, so they are valid."""
+    result = part_e(tmp_path, JOKER + ALIKE, level)
+    assert result.status == "graded", result.note
+    assert all(valid for valid, _ in verdicts(result).values()), verdicts(result)
+
+
+COUNTER = '''
+
+def test_counts_its_runs():
+    """Keeps a count in /tmp: a different outcome on every run it can count."""
+    import glob
+    marks = len(glob.glob("/tmp/mark-*")) + len(glob.glob("/dev/shm/mark-*"))
+    for folder in ("/tmp", "/dev/shm") if os.path.isdir("/dev/shm") else ("/tmp",):
+        open(f"{folder}/mark-{marks}", "w").close()
+    assert marks == 0
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_test_counting_runs_in_files_finds_nothing_to_count(tmp_path, level):
+    """At every level the count stays at zero (each run starts clean), so the test is valid and catches nothing."""
+    result = part_e(tmp_path, JOKER + COUNTER, level)
+    assert verdicts(result)["test_counts_its_runs"] == (True, "")
+    caught = {test for verdict in result.chaffs for test in verdict.caught_by}
+    assert "tests/test_war.py::test_counts_its_runs" not in caught
+
+
+LOCKED = '''
+
+def test_leaves_a_folder_it_cannot_delete():
+    os.makedirs("/tmp/locked/inner", exist_ok=True)
+    open("/tmp/locked/inner/data", "w").write("x")
+    os.chmod("/tmp/locked/inner", 0o500)
+    os.chmod("/tmp/locked", 0o500)
+    assert os.listdir("/tmp") == ["locked"]
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_folder_whose_mode_blocks_deletion_is_still_removed_between_runs(tmp_path, level):
+    result = part_e(tmp_path, JOKER + LOCKED, level)
+    assert verdicts(result)["test_leaves_a_folder_it_cannot_delete"] == (True, "")
+
+
+@pytest.fixture()
+def zygote(monkeypatch):
+    """in_sandbox.py loaded as a module (it imports its neighbours from the runtime folder: here, the sources)."""
+    import importlib.util
+    import sys
+
+    monkeypatch.syspath_prepend(str(ROOT / "grader" / "sandbox"))
+    spec = importlib.util.spec_from_file_location("e17_in_sandbox", ROOT / "grader" / "part_e" / "in_sandbox.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("e17_in_sandbox", None)
+
+
+def test_the_reset_deletes_a_folder_whose_mode_blocks_deletion(tmp_path, zygote):
+    locked = tmp_path / "locked" / "inner"
+    locked.mkdir(parents=True)
+    (locked / "data").write_text("x")
+    locked.chmod(0o500)
+    locked.parent.chmod(0o500)
+    zygote._delete(str(tmp_path / "locked"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote, monkeypatch):
+    """Never ignored: the run stops with the grader's fault (the trusted side says so to the student)."""
+    root = tmp_path / "copy"
+    root.mkdir()
+    (root / "kept.py").write_text("x = 1\n")
+    snapshot = zygote._snapshot(str(root))
+    (root / "left.txt").write_text("from a run")
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(zygote.os, "unlink", refuse)
+    with pytest.raises(zygote.Fault, match="left.txt could not be deleted"):
+        zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
+
+
+TELLS_THE_FIRST_RUN = '''
+
+def test_fails_on_the_first_reference_run():
+    """Cheat: the reference's first run (the one that sets the deadlines) has no deadlines in its command, which
+    the test finds in the frames above it; it fails there and passes everywhere else."""
+    frame = sys._getframe()
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, dict) and value.get("op") == "run" and "select" in value:
+                assert "deadlines" in value
+                return
+        frame = frame.f_back
+'''
+
+
+def test_a_test_whose_outcome_differs_between_two_runs_of_one_wheat_is_told_so(tmp_path):
+    """What a student reads for a test that counts or tells runs apart: the reason names the change."""
+    result = part_e(tmp_path, JOKER.replace("import os", "import os, sys") + TELLS_THE_FIRST_RUN, LEVELS[0])
+    valid, reason = verdicts(result)["test_fails_on_the_first_reference_run"]
+    assert not valid and reason.startswith("Its outcome changed between two runs of the same correct implementation")
+
+
+def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(monkeypatch, tmp_path):
+    """A zygote that could not set a run up or clean after one says "fault": Part E stops, not graded, and the
+    student reads that the grader could not run the tests (never a score from a half-reset sandbox)."""
+    import sys
+
+    from grader.part_e import runner
+
+    script = ("import json, sys\nprint(json.dumps({'boot': True}), flush=True)\nsys.stdin.readline()\n"
+              "print(json.dumps({'fault': '/tmp could not be emptied'}), flush=True)\nsys.stdin.readline()\n")
+    session = runner._Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
+    session.launch()
+    student_tests = runner.StudentTests(tmp_path, "starter", ("tests/test_war.py",), (), load_config(TEST_CONFIG))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_war.py").write_text("def test_a():\n    pass\n")
+    student_tests.session = session
+    student_tests.spec = SandboxSpec(level="plain", root=str(tmp_path), package="starter", runtime="",
+                                            python=sys.executable, python_home="", uid=None, limits=Limits())
+    try:
+        result = student_tests.grade()
+    finally:
+        student_tests.close()
+    assert result.status == "not_run"
+    assert result.note.startswith("The grader could not run your tests") and "ask your instructor" in result.note
