@@ -180,9 +180,9 @@ def test_the_probe_runtime_holds_only_the_worker(runtime):
     """The folder mounted into every sandbox holds the worker, its seccomp filter and their .pyc (valid: the
     worker never compiles itself), nothing else of the grader's"""
     cached = [f"__pycache__/{Path(importlib.util.cache_from_source(name)).name}"
-              for name in ("syscall_filter.py", "worker.py")]
+              for name in ("seccomp_bpf.py", "worker.py")]
     assert sorted(str(path.relative_to(runtime)) for path in runtime.rglob("*")) == \
-        sorted(["__pycache__", *cached, "syscall_filter.py", "worker.py"])
+        sorted(["__pycache__", *cached, "seccomp_bpf.py", "worker.py"])
     assert shutil.which("setpriv") is not None or os.geteuid() != 0
 
 

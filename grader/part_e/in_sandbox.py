@@ -25,7 +25,7 @@ a helper that gives it user, PID, mount and IPC namespaces of its own where the 
 unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
 run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
-syscall_filter.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
+seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
 namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
 stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
 descriptors are the same in every run.
@@ -83,7 +83,7 @@ os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
-import syscall_filter  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/syscall_filter.py, copied
+import seccomp_bpf  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/seccomp_bpf.py, copied
 
 try:
     import coverage  # noqa: E402
@@ -419,12 +419,6 @@ def flat_code(source: str, file: str) -> Any:
     return compile(tree, file, "exec", dont_inherit=True)
 
 
-def _machine() -> str:
-    import platform  # noqa: PLC0415
-
-    return platform.machine()
-
-
 def _magic() -> str:
     import importlib.util  # noqa: PLC0415
 
@@ -438,7 +432,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
             _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
-        if not syscall_filter.deny_keyring() and _machine() in syscall_filter.KEYRING_CALLS:
+        if not seccomp_bpf.deny_keyring() and seccomp_bpf.supported():
             _send(fd, {"fault": "the keyring filter could not be installed"})
             return
         line = sys.stdin.buffer.readline()

@@ -123,7 +123,7 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
-        for name in ("process_clock.py", "syscall_filter.py"):
+        for name in ("process_clock.py", "seccomp_bpf.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:

@@ -462,7 +462,7 @@ def make_runtime(folder: Path) -> Path:
     """A world-readable folder holding worker.py and its .pyc, shared by a batch's workers."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(Path(__file__).with_name("worker.py"), folder / "worker.py")
-    shutil.copy(Path(__file__).with_name("syscall_filter.py"), folder / "syscall_filter.py")
+    shutil.copy(Path(__file__).with_name("seccomp_bpf.py"), folder / "seccomp_bpf.py")
     finish_runtime(folder, scripts=())
     return folder
 

@@ -1,8 +1,16 @@
 """Seccomp filters written as classic BPF with ctypes: no library, and installable by an unprivileged process.
 
-The uid level (grader/sandbox/uid_level.py) uses no_network_filter() to take the network from student code
-where no network namespace can be made; the tests build a container runtime's default profile with the
-same assembler (tests/container_profile.py).
+Two filters, one assembler:
+- deny_keyring() refuses add_key, request_key and keyctl (EPERM) to student code at every level. Keys live in
+  the kernel, tied to the uid, and outlive the process, the sandbox and the batch; sandbox uids are reused, so
+  a key would carry data from one run, student or batch to the next, and no namespace gives a keyring of its
+  own. The hidden suites' worker and Part E's in-sandbox script import this module from their runtime folder
+  (it uses only the standard library for that reason).
+- no_network_filter() takes the network from student code at the uid level (grader/sandbox/uid_level.py),
+  where no network namespace can be made.
+The tests build a container runtime's default profile with the same assembler (tests/container_profile.py).
+A filter is inherited across fork and exec and cannot be removed. It knows x86_64 and aarch64; a system call
+made through another ABI (32-bit calls from a 64-bit process, x32) is refused outright.
 """
 
 from __future__ import annotations
@@ -23,9 +31,9 @@ ALLOW, ERRNO = 0x7FFF0000, 0x00050000
 """SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO (| the errno returned)."""
 
 ARCHES = {"x86_64": (0xC000003E, {"socket": 41, "clone": 56, "unshare": 272, "setns": 308, "clone3": 435,
-                               "io_uring_setup": 425}),
+                               "io_uring_setup": 425, "add_key": 248, "request_key": 249, "keyctl": 250}),
           "aarch64": (0xC00000B7, {"socket": 198, "clone": 220, "unshare": 97, "setns": 268, "clone3": 435,
-                                "io_uring_setup": 425})}
+                                "io_uring_setup": 425, "add_key": 217, "request_key": 218, "keyctl": 219})}
 """The audit architecture and the syscall numbers used here, per machine."""
 
 X32_BIT = 0x40000000
@@ -82,6 +90,33 @@ def no_network_filter() -> bytes:
         "refuse", (RET, 0, 0, ERRNO | errnos.EACCES),
         "allow", (RET, 0, 0, ALLOW),
     ])
+
+
+KEYRING_CALLS = ("add_key", "request_key", "keyctl")
+
+
+def no_keyring_filter() -> bytes:
+    """add_key, request_key and keyctl fail with EPERM; every other call of the native ABI is allowed."""
+    arch, calls = numbers()
+    return assemble([
+        (LOAD, 0, 0, ARCH), (JEQ, 0, "refuse", arch),
+        (LOAD, 0, 0, NR), (JGE, "refuse", 0, X32_BIT),
+        *[(JEQ, "refuse", 0, calls[name]) for name in KEYRING_CALLS],
+        (RET, 0, 0, ALLOW),
+        "refuse", (RET, 0, 0, ERRNO | errnos.EPERM),
+    ])
+
+
+def deny_keyring() -> bool:
+    """Install no_keyring_filter() on the calling process (and so on all it starts): True once installed, False
+    where this machine or kernel cannot (an architecture the filters do not know, no seccomp)."""
+    if not supported():
+        return False
+    try:
+        install(no_keyring_filter())
+    except OSError:
+        return False
+    return True
 
 
 class _SockFprog(ctypes.Structure):

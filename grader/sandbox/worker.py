@@ -955,14 +955,14 @@ class MarkedLoader(importlib.machinery.SourceFileLoader):
 
 def _deny_keyring() -> None:
     """No kernel key for student code: keys outlive the worker and belong to its uid, which a later student or
-    batch reuses (syscall_filter.py, beside this module in the runtime; absent when this module is run
+    batch reuses (seccomp_bpf.py, beside this module in the runtime; absent when this module is run
     elsewhere, as in the trusted side's own process)."""
     try:
-        import syscall_filter  # type: ignore[import-not-found]  # noqa: PLC0415
+        import seccomp_bpf  # type: ignore[import-not-found]  # noqa: PLC0415
     except ImportError:
         return
-    syscall_filter.deny_keyring()
-    sys.modules.pop("syscall_filter", None)
+    seccomp_bpf.deny_keyring()
+    sys.modules.pop("seccomp_bpf", None)
 
 
 def main() -> None:
