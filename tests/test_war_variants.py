@@ -55,3 +55,25 @@ def test_each_variant_changes_some_war():
     for variant in variants.war_variants(None):
         assert any((variants.war(*war, **variant.options).p1, variants.war(*war, **variant.options).result)
                    != (expected.resolve_war(*war).p1, expected.resolve_war(*war).result) for war in WARS), variant.key
+
+
+@pytest.mark.parametrize("face_down", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("collect", ["winner_first", "loser_first"])
+def test_a_variants_whole_game_is_the_references_under_the_same_rules(face_down, collect):
+    """variants.game with face_down and collect gives every field of the reference's play_game with those Rules
+    (the winner, rounds, wars, longest war chain, cards and history), on each fixed deck"""
+    from reference import Rules, play_game
+
+    for deck in expected.fixed_decks(12):
+        want = play_game(deck=deck, max_rounds=expected.DIFFERENTIAL_ROUNDS, rules=Rules(face_down=face_down,
+                                                                                        collect=collect))
+        got = variants.game(deck, expected.DIFFERENTIAL_ROUNDS, face_down=face_down, collect=collect)
+        assert got == {field: getattr(want, field) for field in got}
+
+
+def test_a_war_chain_counts_each_face_up_tie():
+    """war_chain's count is 1 for a war its first cycle decides and 1 more for each face-up tie"""
+    assert variants.war_chain(["2", "3", "4", "K", "6"], ["5", "6", "7", "8", "9"], "7", "7")[1] == 1
+    twice = (["2", "3", "4", "9", "1", "1", "1", "K", "5"], ["5", "6", "7", "9", "2", "2", "2", "Q", "6"], "8", "8")
+    assert variants.war_chain(*twice)[1] == 2
+    assert variants.war_chain(*twice, face_down=1)[1] == 1

@@ -27,15 +27,24 @@ class Variant:
 
 def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
         new_piles: bool = False, from_back: bool = False, short_takes: str = "all") -> RoundOutcome:
+    """resolve_war as the handout plays it, but with one rule changed (see war_chain)."""
+    return war_chain(p1, p2, c1, c2, face_down=face_down, collect=collect, new_piles=new_piles,
+                     from_back=from_back, short_takes=short_takes)[0]
+
+
+def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
+              new_piles: bool = False, from_back: bool = False,
+              short_takes: str = "all") -> tuple[RoundOutcome, int]:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
     "loser_first" or "played"; new_piles: a tie again starts empty piles (earlier cycles' cards are lost);
     from_back: the face-down cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
     war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
     (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
-    go to nobody and the short player keeps its queue)."""
+    go to nobody and the short player keeps its queue). Also the war's chain: 1, plus 1 for every face-up tie."""
     q1, q2 = list(p1), list(p2)
     pile1, pile2 = [c1], [c2]
     played = [c1, c2]
+    chain = 1
 
     def gather(winner: list[str], own: list[str], other: list[str]) -> None:
         if collect == "played":
@@ -51,7 +60,7 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
         if short1 and short2:
             q1.extend(reversed(pile1))
             q2.extend(reversed(pile2))
-            return RoundOutcome("draw", q1, q2)
+            return RoundOutcome("draw", q1, q2), chain
         if short1 or short2:
             winner, loser, own, other, name = (q2, q1, pile2, pile1, "P2") if short1 else (q1, q2, pile1, pile2, "P1")
             if short_takes in ("all", "piles"):
@@ -59,7 +68,7 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
             if short_takes in ("all", "queue"):
                 winner.extend(loser)
                 loser.clear()
-            return RoundOutcome(name, q1, q2)
+            return RoundOutcome(name, q1, q2), chain
         if from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
             down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
             del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
@@ -79,7 +88,8 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
         if v1 != v2:
             winner, own, other, name = (q1, pile1, pile2, "P1") if v1 > v2 else (q2, pile2, pile1, "P2")
             gather(winner, own, other)
-            return RoundOutcome(name, q1, q2)
+            return RoundOutcome(name, q1, q2), chain
+        chain += 1
         if new_piles:
             pile1, pile2, played = [], [], []
 
@@ -148,3 +158,28 @@ ROUND_VARIANTS = (
                                                        "card first."),
 )
 """The variants of a single round."""
+
+
+def game(deck: list[str], max_rounds: int, **options: Any) -> dict[str, Any]:
+    """The whole game play_game plays on this deck (dealt alternately, P1 first) with the war of one variant
+    (war_chain's options): every field of its GameResult, as the reference's play_game counts them."""
+    q1, q2 = list(deck[0::2]), list(deck[1::2])
+    rounds = wars = longest = 0
+    history: list[tuple[int, int]] = []
+    drawn = False
+    while q1 and q2 and rounds < max_rounds:
+        rounds += 1
+        outcome = round_outcome(q1, q2)
+        q1, q2 = outcome.p1, outcome.p2
+        if type(outcome.result) is tuple:
+            wars += 1
+            fought, chain = war_chain(q1, q2, outcome.result[1], outcome.result[2], **options)
+            q1, q2 = fought.p1, fought.p2
+            longest = max(longest, chain)
+            drawn = fought.result == "draw"
+        history.append((len(q1), len(q2)))
+        if drawn:
+            break
+    winner = "P1" if not drawn and q1 and not q2 else "P2" if not drawn and q2 and not q1 else "draw"
+    return {"winner": winner, "rounds": rounds, "wars": wars, "longest_war_chain": longest, "p1_cards": len(q1),
+            "p2_cards": len(q2), "history": tuple(history)}
