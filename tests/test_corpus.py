@@ -214,6 +214,11 @@ DIAGNOSES = {
     "one_face_down": ("forced_war", "Your resolve_war plays 1 card face down per war cycle; the handout says 3."),
     "face_down_from_back": ("forced_war", "Your resolve_war takes the face-down cards from the back of each "
                                           "player's queue; the handout says from the front."),
+    "no_jokers_chain_zero": ("joker_dominance", "Your code has no Joker: card_value(\"Jo\") raises an error; the "
+                                                "handout's deck has two Jokers, \"Jo\", that beat every rank."),
+    "random_war_pickup": ("forced_war", "Your resolve_war's winner shuffles the cards it wins before putting them "
+                                        "at the back of its queue; the handout says its own pile first, each pile "
+                                        "popped from the top."),
     "pot_lost_when_short": ("exhaustion", "Your resolve_war gives the war piles to nobody when a player is too "
                                           "short for a war; the handout says the winner takes both piles and the "
                                           "short player's cards."),
@@ -232,8 +237,8 @@ def test_the_rule_a_war_variant_plays_is_named_above_its_failures(graded, name):
     result = read_results(graded / name / "results.json")
     assert {c.id: c.diagnosis for c in result.categories if c.diagnosis} == {category: sentence}
     assert f'<p class="diagnosis">{escape(sentence)}</p>' in render_student_report(result, view="student")
-    unnamed = read_results(graded / "no_jokers_chain_zero" / "results.json")
-    assert all(c.diagnosis == "" for c in unnamed.categories)
+    for unnamed in ("joker_below_king", "perfect", "collects_opponent_first", "war_chain_not_tracked"):
+        assert all(c.diagnosis == "" for c in read_results(graded / unnamed / "results.json").categories), unnamed
 
 
 def test_each_parametrized_case_has_a_name_of_its_own(graded):

@@ -77,3 +77,31 @@ def test_a_war_chain_counts_each_face_up_tie():
     twice = (["2", "3", "4", "9", "1", "1", "1", "K", "5"], ["5", "6", "7", "9", "2", "2", "2", "Q", "6"], "8", "8")
     assert variants.war_chain(*twice)[1] == 2
     assert variants.war_chain(*twice, face_down=1)[1] == 1
+
+
+def test_card_value_answers_name_only_the_order_they_are():
+    """card_value's answers name the Ace high, the Joker ranked as text or no Joker only when they are exactly
+    that order; the handout's own values, and a Joker below the King, name nothing"""
+    cards = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Jo"]
+
+    def answers(values):
+        return [{"value": value} if value is not None else {"raised": {"type": "ValueError"}} for value in values]
+
+    handout = list(range(1, 15))
+    assert variants.value_variants(cards, answers(handout)) == []
+    assert variants.value_variants(cards, answers([14, *range(2, 14), 15])) == [variants.ACE_HIGH]
+    assert variants.value_variants(cards, answers([*range(1, 12), 13, 14, 12])) == [variants.JOKER_AS_TEXT]
+    assert variants.value_variants(cards, answers([*range(1, 14), None])) == [variants.NO_JOKERS]
+    assert variants.value_variants(cards, answers([*range(1, 13), 14, 13])) == []  # a Joker below the King
+    assert variants.value_variants(cards[:-1], answers([14, *range(2, 14)])) == [variants.ACE_HIGH]
+
+
+def test_a_shuffled_pick_up_is_what_random_shuffle_gives_in_a_workers_call():
+    """The shuffled variant's winner holds its cards, then the handout's pick-up shuffled as a worker's call
+    shuffles it (random seeded with CALL_SEED)"""
+    from grader.sandbox.worker import CALL_SEED
+
+    pot = ["K", "4", "3", "2", "7", "8", "7", "6", "5", "7"]
+    random.Random(CALL_SEED).shuffle(pot)
+    got = variants.war(["2", "3", "4", "K", "6"], ["5", "6", "7", "8", "9"], "7", "7", collect="shuffled")
+    assert (got.result, got.p1, got.p2) == ("P1", ["6", *pot], ["9"])

@@ -6,11 +6,13 @@ give exactly the reference's answers (tests/test_war_variants.py)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from reference import card_value
 
+from ..sandbox.worker import CALL_SEED
 from .harness import RoundOutcome
 
 _VALUES = {card: card_value(card) for card in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Jo")}
@@ -26,18 +28,21 @@ class Variant:
 
 
 def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
-        new_piles: bool = False, from_back: bool = False, short_takes: str = "all") -> RoundOutcome:
+        new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
+        shuffle_from: str = "winner_first") -> RoundOutcome:
     """resolve_war as the handout plays it, but with one rule changed (see war_chain)."""
     return war_chain(p1, p2, c1, c2, face_down=face_down, collect=collect, new_piles=new_piles,
-                     from_back=from_back, short_takes=short_takes)[0]
+                     from_back=from_back, short_takes=short_takes, shuffle_from=shuffle_from)[0]
 
 
 def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
-              new_piles: bool = False, from_back: bool = False,
-              short_takes: str = "all") -> tuple[RoundOutcome, int]:
+              new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
+              shuffle_from: str = "winner_first") -> tuple[RoundOutcome, int]:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
-    "loser_first" or "played"; new_piles: a tie again starts empty piles (earlier cycles' cards are lost);
-    from_back: the face-down cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
+    "loser_first", "played" or "shuffled" (the pick-up shuffled by random.shuffle, seeded as the worker seeds
+    every call: what `random.shuffle(pot)` gives in a student's resolve_war; shuffle_from: the order it starts
+    from); new_piles: a tie again starts empty piles (earlier cycles' cards are lost); from_back: the face-down
+    cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
     war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
     (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
     go to nobody and the short player keeps its queue). Also the war's chain: 1, plus 1 for every face-up tie."""
@@ -49,6 +54,11 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
     def gather(winner: list[str], own: list[str], other: list[str]) -> None:
         if collect == "played":
             winner.extend(played)
+        elif collect == "shuffled":  # the pick-up order, shuffled as random.shuffle does in a worker's call
+            pot = [*reversed(other), *reversed(own)] if shuffle_from == "loser_first" else [*reversed(own),
+                                                                                           *reversed(other)]
+            random.Random(CALL_SEED).shuffle(pot)
+            winner.extend(pot)
         else:
             for pile in ((other, own) if collect == "loser_first" else (own, other)):
                 winner.extend(reversed(pile))
@@ -113,6 +123,10 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     found.append(Variant("collect=played", dict(base, collect="played"),
                          "Your resolve_war's winner takes the cards in the order they were played; the handout says "
                          "each pile popped from the top, its own pile first."))
+    for start in (base["collect"], other):  # once shuffled, which pile the pick-up started from is no rule
+        found.append(Variant("collect=shuffled", dict(base, collect="shuffled", shuffle_from=start),
+                             "Your resolve_war's winner shuffles the cards it wins before putting them at the back "
+                             "of its queue; the handout says its own pile first, each pile popped from the top."))
     found.append(Variant("new_piles", dict(base, new_piles=True),
                          "Your resolve_war starts new piles when the face-up cards tie again, so the cards of the "
                          "earlier cycles are lost; the handout says the war goes on on top of the same piles."))
@@ -132,15 +146,18 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     return found
 
 
-def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False) -> RoundOutcome:
-    """play_round as the handout plays it, but with the Ace above the King (below the Joker), or the winner
-    enqueuing the loser's card before its own."""
+def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False,
+                  joker_as_text: bool = False) -> RoundOutcome:
+    """play_round as the handout plays it, but with the Ace above the King (below the Joker), the winner
+    enqueuing the loser's card before its own, or the Joker ranked as text (between J and Q)."""
     q1, q2 = list(p1), list(p2)
     if not q1 or not q2:
         return RoundOutcome("draw" if not q1 and not q2 else "P2" if not q1 else "P1", q1, q2)
     c1, c2 = q1.pop(0), q2.pop(0)
 
     def value(card: str) -> float:
+        if joker_as_text and card == "Jo":
+            return 11.5
         return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
 
     if value(c1) == value(c2):
@@ -150,12 +167,50 @@ def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser
     return RoundOutcome(name, q1, q2)
 
 
+ACE_HIGH = Variant("ace_high", {"ace_high": True}, "Your code ranks the Ace (\"1\") above the King; the handout says "
+                                                   "the Ace is the lowest rank.")
+"""The Ace played as the highest rank (below the Joker)."""
+
+JOKER_AS_TEXT = Variant("joker_as_text", {"joker_as_text": True},
+                        "Your code orders the Joker as text: \"Jo\" sorts between J and Q, so it loses to Q and K; "
+                        "the handout says the Joker beats every rank.")
+"""The Joker ranked where its name sorts (the chaff jokers_compared_as_text)."""
+
+NO_JOKERS = Variant("no_jokers", {}, "Your code has no Joker: card_value(\"Jo\") raises an error; the handout's deck "
+                                     "has two Jokers, \"Jo\", that beat every rank.")
+"""A game without Jokers: every rank has its value, "Jo" none."""
+
+
+def value_order(*, ace_high: bool = False, joker_as_text: bool = False) -> list[str]:
+    """The cards weakest first under the variant (the handout's with no option)."""
+    def value(card: str) -> float:
+        return 11.5 if joker_as_text and card == "Jo" else 13.5 if ace_high and card == "1" else _VALUES[card]
+    return sorted(_VALUES, key=value)
+
+
+def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Variant]:
+    """The variants whose card order card_value's answers are (whole numbers ordering the cards exactly as the
+    variant does, or, for no Jokers, every rank a whole number and "Jo" raising)."""
+    values = [answer.get("value") if type(answer) is dict else None for answer in answers]
+    raised = [type(answer) is dict and "raised" in answer for answer in answers]
+    if "Jo" in cards and len(cards) == len(answers):
+        at = cards.index("Jo")
+        if raised[at] and all(type(value) is int for index, value in enumerate(values) if index != at) and \
+                len({values[i] for i in range(len(cards)) if i != at}) == len(cards) - 1:
+            return [NO_JOKERS]
+    if len(values) != len(cards) or not all(type(value) is int for value in values) or len(set(values)) != len(values):
+        return []
+    order = [card for _, card in sorted(zip(values, cards))]
+    return [variant for variant in (ACE_HIGH, JOKER_AS_TEXT)
+            if order == [card for card in value_order(**variant.options) if card in cards]]
+
+
 ROUND_VARIANTS = (
-    Variant("ace_high", {"ace_high": True}, "Your play_round ranks the Ace (\"1\") above the King; the handout says "
-                                             "the Ace is the lowest rank."),
+    ACE_HIGH,
     Variant("loser_card_first", {"loser_first": True}, "Your play_round's winner puts the opponent's card at the "
                                                        "back of its queue before its own; the handout says its own "
                                                        "card first."),
+    JOKER_AS_TEXT,
 )
 """The variants of a single round."""
 

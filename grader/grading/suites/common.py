@@ -117,10 +117,38 @@ def diagnose(failure: Exception, got: RoundOutcome | None, candidates: list[tupl
     the first (`diagnosis`); nothing when none fits."""
     if got is None:
         return failure
-    fits = [variant for variant, outcome in candidates if same(got, outcome)]
+    fits: list[variants.Variant] = []
+    for variant, outcome in candidates:
+        if same(got, outcome) and all(variant.key != fit.key for fit in fits):
+            fits.append(variant)
     if fits:
         failure.plays = [variant.key for variant in fits]  # type: ignore[attr-defined]
         failure.diagnosis = fits[0].sentence  # type: ignore[attr-defined]
+    return failure
+
+
+def name_values(failure: Exception, cards: list[str], answers: list[dict[str, Any]]) -> Exception:
+    """The failure of a card_value test with the card-order variant card_value's answers are, if one is (the Ace
+    high, the Joker ranked as text, no Joker at all); nothing when none fits."""
+    fits = variants.value_variants(cards, answers)
+    if fits and not getattr(failure, "explained_by", None):
+        failure.plays = [variant.key for variant in fits]  # type: ignore[attr-defined]
+        failure.diagnosis = fits[0].sentence  # type: ignore[attr-defined]
+    return failure
+
+
+def name_jokerless(student: Student, failure: Exception) -> Exception:
+    """A round with a Joker that raised, marked as the no-Joker variant when card_value("Jo") itself raises and
+    every rank has a whole-number value: the student's game has no Joker."""
+    if isinstance(failure, StudentRaised) and not getattr(failure, "explained_by", None):
+        cards = [*variants.value_order()]
+        try:
+            answers = student.card_values(cards)
+        except StudentProblem:
+            return failure
+        if variants.value_variants(cards, answers) == [variants.NO_JOKERS]:
+            failure.plays = [variants.NO_JOKERS.key]  # type: ignore[attr-defined]
+            failure.diagnosis = variants.NO_JOKERS.sentence  # type: ignore[attr-defined]
     return failure
 
 
@@ -130,6 +158,11 @@ def _exactly(got: RoundOutcome, want: RoundOutcome) -> bool:
 
 def _any_order(got: RoundOutcome, want: RoundOutcome) -> bool:
     return got.result == want.result and _counts(got.p1) == _counts(want.p1) and _counts(got.p2) == _counts(want.p2)
+
+
+def any_order(got: RoundOutcome, want: RoundOutcome) -> bool:
+    """Whether two outcomes have the same result and the same cards on each side, in any order."""
+    return _any_order(got, want)
 
 
 def war_candidates(p1: list[str], p2: list[str], c1: str, c2: str,
