@@ -127,6 +127,14 @@ NAMED = {
     "jokers_compared_as_text": ("joker_dominance", "Your code orders the Joker as text: \"Jo\" sorts between J and "
                                                    "Q, so it loses to Q and K; the handout says the Joker beats every "
                                                    "rank."),
+    "ten_sorted_as_text": ("normal_rounds", "Your code orders the number ranks as text, so \"10\" sorts between "
+                                            "\"1\" and \"2\" and loses to \"2\" through \"9\"; the handout says "
+                                            "1 < 2 < ... < 9 < 10."),
+    "pile_bottom_first": ("forced_war", "Your resolve_war's winner takes each war pile from the bottom (the tied card "
+                                        "first); the handout says each pile is popped from the top (the face-up card "
+                                        "first)."),
+    "both_short_p1_wins": ("exhaustion", "Your resolve_war lets P1 win a war both players are too short for; the "
+                                         "handout says that is a draw, each player taking its own pile back."),
     "loser_card_first": ("normal_rounds", "Your play_round's winner puts the opponent's card at the back of its "
                                           "queue before its own; the handout says its own card first."),
 }
@@ -135,11 +143,12 @@ NAMED = {
 
 @pytest.mark.parametrize("name", sorted(NAMED))
 def test_the_rule_a_chaff_plays_is_named_in_its_category_only(graded, name):
-    """The Ace high, the Joker ranked as text and the loser's card first are each named, once, above the
-    failures of the category they cost points in; the wheat and the chaffs no variant fits are named nowhere"""
+    """The Ace high, the Joker or the number ranks ordered as text, the loser's card first, a pile taken from the
+    bottom and P1 winning when both are short are each named, once, above the failures of the category they cost
+    points in; the wheat and the chaffs no variant fits are named nowhere"""
     category, sentence = NAMED[name]
     assert {c.id: c.diagnosis for c in graded[name].categories if c.diagnosis} == {category: sentence}
-    for other in ("wheat", "joker_below_king", "ten_sorted_as_text", "both_short_p1_wins"):
+    for other in ("wheat", "joker_below_king", "short_check_at_three", "lifo_queue", "deal_by_halves"):
         assert [c.diagnosis for c in graded[other].categories if c.diagnosis] == [], other
 
 

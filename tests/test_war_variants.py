@@ -93,6 +93,7 @@ def test_card_value_answers_name_only_the_order_they_are():
     assert variants.value_variants(cards, answers([*range(1, 12), 13, 14, 12])) == [variants.JOKER_AS_TEXT]
     assert variants.value_variants(cards, answers([*range(1, 14), None])) == [variants.NO_JOKERS]
     assert variants.value_variants(cards, answers([*range(1, 13), 14, 13])) == []  # a Joker below the King
+    assert variants.value_variants(cards, answers([1, *range(3, 11), 2, *range(11, 15)])) == [variants.TEN_AS_TEXT]
     assert variants.value_variants(cards[:-1], answers([14, *range(2, 14)])) == [variants.ACE_HIGH]
 
 
@@ -105,3 +106,13 @@ def test_a_shuffled_pick_up_is_what_random_shuffle_gives_in_a_workers_call():
     random.Random(CALL_SEED).shuffle(pot)
     got = variants.war(["2", "3", "4", "K", "6"], ["5", "6", "7", "8", "9"], "7", "7", collect="shuffled")
     assert (got.result, got.p1, got.p2) == ("P1", ["6", *pot], ["9"])
+
+
+def test_a_pile_taken_from_the_bottom_and_p1_winning_when_both_are_short():
+    """bottom_first takes each pile tied card first, own pile first; both_short="P1" gives P1 both piles and P2's
+    queue where the handout gives each player its own pile back"""
+    got = variants.war(["2", "3", "4", "K", "6"], ["5", "6", "7", "8", "9"], "7", "7", bottom_first=True)
+    assert (got.result, got.p1, got.p2) == ("P1", ["6", "7", "2", "3", "4", "K", "7", "5", "6", "7", "8"], ["9"])
+    both = variants.war(["2", "3"], ["5"], "7", "7", both_short="P1")
+    assert (both.result, both.p1, both.p2) == ("P1", ["2", "3", "7", "7", "5"], [])
+    assert expected.resolve_war(["2", "3"], ["5"], "7", "7").result == "draw"

@@ -29,15 +29,17 @@ class Variant:
 
 def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
         new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
-        shuffle_from: str = "winner_first") -> RoundOutcome:
+        shuffle_from: str = "winner_first", bottom_first: bool = False, both_short: str = "draw") -> RoundOutcome:
     """resolve_war as the handout plays it, but with one rule changed (see war_chain)."""
     return war_chain(p1, p2, c1, c2, face_down=face_down, collect=collect, new_piles=new_piles,
-                     from_back=from_back, short_takes=short_takes, shuffle_from=shuffle_from)[0]
+                     from_back=from_back, short_takes=short_takes, shuffle_from=shuffle_from,
+                     bottom_first=bottom_first, both_short=both_short)[0]
 
 
 def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
               new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
-              shuffle_from: str = "winner_first") -> tuple[RoundOutcome, int]:
+              shuffle_from: str = "winner_first", bottom_first: bool = False,
+              both_short: str = "draw") -> tuple[RoundOutcome, int]:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
     "loser_first", "played" or "shuffled" (the pick-up shuffled by random.shuffle, seeded as the worker seeds
     every call: what `random.shuffle(pot)` gives in a student's resolve_war; shuffle_from: the order it starts
@@ -45,7 +47,9 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
     cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
     war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
     (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
-    go to nobody and the short player keeps its queue). Also the war's chain: 1, plus 1 for every face-up tie."""
+    go to nobody and the short player keeps its queue); bottom_first: each pile taken from its bottom (the tied
+    card first); both_short: "draw" (the handout) or "P1" (P1 takes both piles and P2's queue). Also the war's
+    chain: 1, plus 1 for every face-up tie."""
     q1, q2 = list(p1), list(p2)
     pile1, pile2 = [c1], [c2]
     played = [c1, c2]
@@ -61,12 +65,17 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
             winner.extend(pot)
         else:
             for pile in ((other, own) if collect == "loser_first" else (own, other)):
-                winner.extend(reversed(pile))
+                winner.extend(pile if bottom_first else reversed(pile))
         own.clear()
         other.clear()
 
     while True:
         short1, short2 = len(q1) < face_down + 1, len(q2) < face_down + 1
+        if short1 and short2 and both_short == "P1":
+            gather(q1, pile1, pile2)
+            q1.extend(q2)
+            q2.clear()
+            return RoundOutcome("P1", q1, q2), chain
         if short1 and short2:
             q1.extend(reversed(pile1))
             q2.extend(reversed(pile2))
@@ -127,6 +136,12 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
         found.append(Variant("collect=shuffled", dict(base, collect="shuffled", shuffle_from=start),
                              "Your resolve_war's winner shuffles the cards it wins before putting them at the back "
                              "of its queue; the handout says its own pile first, each pile popped from the top."))
+    found.append(Variant("bottom_first", dict(base, bottom_first=True),
+                         "Your resolve_war's winner takes each war pile from the bottom (the tied card first); the "
+                         "handout says each pile is popped from the top (the face-up card first)."))
+    found.append(Variant("both_short_p1_wins", dict(base, both_short="P1"),
+                         "Your resolve_war lets P1 win a war both players are too short for; the handout says that "
+                         "is a draw, each player taking its own pile back."))
     found.append(Variant("new_piles", dict(base, new_piles=True),
                          "Your resolve_war starts new piles when the face-up cards tie again, so the cards of the "
                          "earlier cycles are lost; the handout says the war goes on on top of the same piles."))
@@ -147,7 +162,7 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
 
 
 def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False,
-                  joker_as_text: bool = False) -> RoundOutcome:
+                  joker_as_text: bool = False, ten_as_text: bool = False) -> RoundOutcome:
     """play_round as the handout plays it, but with the Ace above the King (below the Joker), the winner
     enqueuing the loser's card before its own, or the Joker ranked as text (between J and Q)."""
     q1, q2 = list(p1), list(p2)
@@ -158,6 +173,8 @@ def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser
     def value(card: str) -> float:
         if joker_as_text and card == "Jo":
             return 11.5
+        if ten_as_text and card == "10":
+            return 1.5
         return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
 
     if value(c1) == value(c2):
@@ -176,14 +193,21 @@ JOKER_AS_TEXT = Variant("joker_as_text", {"joker_as_text": True},
                         "the handout says the Joker beats every rank.")
 """The Joker ranked where its name sorts (the chaff jokers_compared_as_text)."""
 
+TEN_AS_TEXT = Variant("ten_as_text", {"ten_as_text": True},
+                      "Your code orders the number ranks as text, so \"10\" sorts between \"1\" and \"2\" and "
+                      "loses to \"2\" through \"9\"; the handout says 1 < 2 < ... < 9 < 10.")
+"""The number ranks ordered as their names sort (the chaff ten_sorted_as_text)."""
+
 NO_JOKERS = Variant("no_jokers", {}, "Your code has no Joker: card_value(\"Jo\") raises an error; the handout's deck "
                                      "has two Jokers, \"Jo\", that beat every rank.")
 """A game without Jokers: every rank has its value, "Jo" none."""
 
 
-def value_order(*, ace_high: bool = False, joker_as_text: bool = False) -> list[str]:
+def value_order(*, ace_high: bool = False, joker_as_text: bool = False, ten_as_text: bool = False) -> list[str]:
     """The cards weakest first under the variant (the handout's with no option)."""
     def value(card: str) -> float:
+        if ten_as_text and card == "10":
+            return 1.5
         return 11.5 if joker_as_text and card == "Jo" else 13.5 if ace_high and card == "1" else _VALUES[card]
     return sorted(_VALUES, key=value)
 
@@ -201,7 +225,7 @@ def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Vari
     if len(values) != len(cards) or not all(type(value) is int for value in values) or len(set(values)) != len(values):
         return []
     order = [card for _, card in sorted(zip(values, cards))]
-    return [variant for variant in (ACE_HIGH, JOKER_AS_TEXT)
+    return [variant for variant in (ACE_HIGH, JOKER_AS_TEXT, TEN_AS_TEXT)
             if order == [card for card in value_order(**variant.options) if card in cards]]
 
 
@@ -211,6 +235,7 @@ ROUND_VARIANTS = (
                                                        "back of its queue before its own; the handout says its own "
                                                        "card first."),
     JOKER_AS_TEXT,
+    TEN_AS_TEXT,
 )
 """The variants of a single round."""
 
