@@ -214,6 +214,11 @@ DIAGNOSES = {
     "one_face_down": ("forced_war", "Your resolve_war plays 1 card face down per war cycle; the handout says 3."),
     "face_down_from_back": ("forced_war", "Your resolve_war takes the face-down cards from the back of each "
                                           "player's queue; the handout says from the front."),
+    "no_jokers_chain_zero": ("joker_dominance", "Your code has no Joker: card_value(\"Jo\") raises an error; the "
+                                                "handout's deck has two Jokers, \"Jo\", that beat every rank."),
+    "random_war_pickup": ("forced_war", "Your resolve_war's winner shuffles the cards it wins before putting them "
+                                        "at the back of its queue; the handout says its own pile first, each pile "
+                                        "popped from the top."),
     "pot_lost_when_short": ("exhaustion", "Your resolve_war gives the war piles to nobody when a player is too "
                                           "short for a war; the handout says the winner takes both piles and the "
                                           "short player's cards."),
@@ -232,8 +237,8 @@ def test_the_rule_a_war_variant_plays_is_named_above_its_failures(graded, name):
     result = read_results(graded / name / "results.json")
     assert {c.id: c.diagnosis for c in result.categories if c.diagnosis} == {category: sentence}
     assert f'<p class="diagnosis">{escape(sentence)}</p>' in render_student_report(result, view="student")
-    unnamed = read_results(graded / "no_jokers_chain_zero" / "results.json")
-    assert all(c.diagnosis == "" for c in unnamed.categories)
+    for unnamed in ("joker_below_king", "perfect", "collects_opponent_first", "war_chain_not_tracked"):
+        assert all(c.diagnosis == "" for c in read_results(graded / unnamed / "results.json").categories), unnamed
 
 
 def test_each_parametrized_case_has_a_name_of_its_own(graded):
@@ -245,3 +250,26 @@ def test_each_parametrized_case_has_a_name_of_its_own(graded):
 
     page = render_student_report(read_results(graded / "perfect" / "results.json"), view="instructor")
     assert "all 13 cases" in page and "both cards [" not in page  # the report still folds the cases
+
+
+def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_counting(graded, tmp_path):
+    """one_face_down's longest_war_chain differs on deck 6 only because its _War class plays 1 card down: its
+    play_game is, field for field, the reference's game with face_down=1, and its counter is seen counting a
+    chain of 2 right on deck 3, so the failure follows from the Forced-war rule. The same student with a counter
+    that never goes above 1 is charged there: repairing the face-down count alone would not make it pass."""
+    result = read_results(graded / "one_face_down" / "results.json")
+    chain = next(test for test in result.tests if test.id == "test_extensions.py::test_longest_war_chain[6]")
+    assert chain.outcome == "excused" and "charged in Forced war" in chain.follows_from
+    assert "every field of GameResult" in chain.follows_from
+    assert next(c for c in result.categories if c.id == "extensions").score == 4.0
+    capped = tmp_path / "submissions" / "capped_chain"
+    shutil.copytree(CORPUS / "one_face_down", capped)
+    game = capped / "starter" / "game.py"
+    text = game.read_text()
+    assert "longest = max(longest, war.cycles)" in text
+    game.write_text(text.replace("longest = max(longest, war.cycles)", "longest = max(longest, min(war.cycles, 1))"))
+    [again] = grade(paths=[capped], out=tmp_path / "out", jobs=1,
+                    config_path=ROOT / "tests" / "data" / "grading-test.toml", quiet=True)
+    lost = {test.id: test.outcome for test in again.tests if test.category == "extensions" and test.score < test.max_score}
+    assert lost == {"test_extensions.py::test_longest_war_chain[3]": "failed",
+                    "test_extensions.py::test_longest_war_chain[6]": "failed"}

@@ -766,3 +766,31 @@ def report_escape(text: str) -> str:
     from markupsafe import escape
 
     return str(escape(text))
+
+
+def test_passed_tests_are_folded_and_every_other_test_is_shown_open(rendered):
+    """In every category the tests that lost points or were excused are listed open; the passed ones sit in one
+    closed <details> whose summary says how many passed and their points, in both views"""
+    for view in ("student", "instructor"):
+        for name, result in EXAMPLES.items():
+            page = page_of(rendered[view], name)
+            for section in page.root.find_all("section", cls="category"):
+                category = section.attrs["data-category"]
+                tests = {test.id: test for test in result.tests if test.category == category}
+                folds = section.find_all("details", cls="passed-tests")
+                items = [item for fold in folds for item in fold.find_all("li", cls="test")]
+                folded = [item.attrs["data-test-id"] for item in items]
+                shown = [item.attrs["data-test-id"] for item in section.find_all("li", cls="test")]
+                assert all(tests[test_id].outcome == "passed" for test_id in folded), (name, category)
+                assert [test_id for test_id in shown if test_id not in folded
+                        and tests[test_id].outcome == "passed"] == [], (name, category)
+                assert len(folds) == (1 if folded else 0), (name, category)
+                for fold in folds:
+                    cases = sum(int(item.attrs["data-cases"]) for item in items)
+                    assert "open" not in fold.attrs
+                    assert fold.attrs["data-passed-count"] == str(cases)
+                    summary = fold.one("summary")
+                    assert summary.text().startswith(f"{cases} passed test")
+                    points = [item.one(cls="test-points").fraction() for item in items]
+                    assert summary.one(cls="fraction").fraction() == pytest.approx(
+                        (sum(earned for earned, _ in points), sum(most for _, most in points)), abs=0.01)

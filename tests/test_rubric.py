@@ -121,6 +121,37 @@ def test_the_excuses_of_the_rubric_class_are_proven_not_assumed(graded):
         "Your resolve_war plays 1 card face down per war cycle; the handout says 3."
 
 
+NAMED = {
+    "ace_high": ("normal_rounds", "Your code ranks the Ace (\"1\") above the King; the handout says the Ace is the "
+                                  "lowest rank."),
+    "jokers_compared_as_text": ("joker_dominance", "Your code orders the Joker as text: \"Jo\" sorts between J and "
+                                                   "Q, so it loses to Q and K; the handout says the Joker beats every "
+                                                   "rank."),
+    "ten_sorted_as_text": ("normal_rounds", "Your code orders the number ranks as text, so \"10\" sorts between "
+                                            "\"1\" and \"2\" and loses to \"2\" through \"9\"; the handout says "
+                                            "1 < 2 < ... < 9 < 10."),
+    "pile_bottom_first": ("forced_war", "Your resolve_war's winner takes each war pile from the bottom (the tied card "
+                                        "first); the handout says each pile is popped from the top (the face-up card "
+                                        "first)."),
+    "both_short_p1_wins": ("exhaustion", "Your resolve_war lets P1 win a war both players are too short for; the "
+                                         "handout says that is a draw, each player taking its own pile back."),
+    "loser_card_first": ("normal_rounds", "Your play_round's winner puts the opponent's card at the back of its "
+                                          "queue before its own; the handout says its own card first."),
+}
+"""Chaffs whose one rule is a variant of the reference's: the sentence that names it, in its own category."""
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_the_rule_a_chaff_plays_is_named_in_its_category_only(graded, name):
+    """The Ace high, the Joker or the number ranks ordered as text, the loser's card first, a pile taken from the
+    bottom and P1 winning when both are short are each named, once, above the failures of the category they cost
+    points in; the wheat and the chaffs no variant fits are named nowhere"""
+    category, sentence = NAMED[name]
+    assert {c.id: c.diagnosis for c in graded[name].categories if c.diagnosis} == {category: sentence}
+    for other in ("wheat", "joker_below_king", "short_check_at_three", "lifo_queue", "deal_by_halves"):
+        assert [c.diagnosis for c in graded[other].categories if c.diagnosis] == [], other
+
+
 def test_every_visible_failure_can_be_reproduced_and_hidden_ones_keep_their_inputs(graded):
     """A visible failure carries lines of Python that call the student's package; a hidden one none, but its rule"""
     failures = [test for result in graded.values() for test in result.tests if test.outcome not in ("passed",)]

@@ -224,6 +224,9 @@ def _proof(cause: dict[str, Any]) -> str:
                 f"reference's {UNIT_WORDS[unit]} in place of yours, that game is the reference's)")
     if isinstance(unit, str) and unit in UNIT_WORDS:
         return f" (run again with the reference's {UNIT_WORDS[unit]} in place of yours, this test passed)"
+    if isinstance(cause.get("plays"), str) and cause.get("through") == "game":
+        return (" (the reference, playing the rule your resolve_war plays, plays exactly your play_game's game on "
+                "this deck, every field of GameResult and the whole history included)")
     if isinstance(cause.get("plays"), str):
         return " (the reference, playing the rule your code plays there, gives exactly your answer here too)"
     return ""

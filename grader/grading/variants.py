@@ -6,11 +6,13 @@ give exactly the reference's answers (tests/test_war_variants.py)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from reference import card_value
 
+from ..sandbox.worker import CALL_SEED
 from .harness import RoundOutcome
 
 _VALUES = {card: card_value(card) for card in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Jo")}
@@ -26,32 +28,58 @@ class Variant:
 
 
 def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
-        new_piles: bool = False, from_back: bool = False, short_takes: str = "all") -> RoundOutcome:
+        new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
+        shuffle_from: str = "winner_first", bottom_first: bool = False, both_short: str = "draw") -> RoundOutcome:
+    """resolve_war as the handout plays it, but with one rule changed (see war_chain)."""
+    return war_chain(p1, p2, c1, c2, face_down=face_down, collect=collect, new_piles=new_piles,
+                     from_back=from_back, short_takes=short_takes, shuffle_from=shuffle_from,
+                     bottom_first=bottom_first, both_short=both_short)[0]
+
+
+def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
+              new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
+              shuffle_from: str = "winner_first", bottom_first: bool = False,
+              both_short: str = "draw") -> tuple[RoundOutcome, int]:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
-    "loser_first" or "played"; new_piles: a tie again starts empty piles (earlier cycles' cards are lost);
-    from_back: the face-down cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
+    "loser_first", "played" or "shuffled" (the pick-up shuffled by random.shuffle, seeded as the worker seeds
+    every call: what `random.shuffle(pot)` gives in a student's resolve_war; shuffle_from: the order it starts
+    from); new_piles: a tie again starts empty piles (earlier cycles' cards are lost); from_back: the face-down
+    cards are the last ones of the hand (the face-up card still its front); short_takes: what the winner of a
     war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
     (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
-    go to nobody and the short player keeps its queue)."""
+    go to nobody and the short player keeps its queue); bottom_first: each pile taken from its bottom (the tied
+    card first); both_short: "draw" (the handout) or "P1" (P1 takes both piles and P2's queue). Also the war's
+    chain: 1, plus 1 for every face-up tie."""
     q1, q2 = list(p1), list(p2)
     pile1, pile2 = [c1], [c2]
     played = [c1, c2]
+    chain = 1
 
     def gather(winner: list[str], own: list[str], other: list[str]) -> None:
         if collect == "played":
             winner.extend(played)
+        elif collect == "shuffled":  # the pick-up order, shuffled as random.shuffle does in a worker's call
+            pot = [*reversed(other), *reversed(own)] if shuffle_from == "loser_first" else [*reversed(own),
+                                                                                           *reversed(other)]
+            random.Random(CALL_SEED).shuffle(pot)
+            winner.extend(pot)
         else:
             for pile in ((other, own) if collect == "loser_first" else (own, other)):
-                winner.extend(reversed(pile))
+                winner.extend(pile if bottom_first else reversed(pile))
         own.clear()
         other.clear()
 
     while True:
         short1, short2 = len(q1) < face_down + 1, len(q2) < face_down + 1
+        if short1 and short2 and both_short == "P1":
+            gather(q1, pile1, pile2)
+            q1.extend(q2)
+            q2.clear()
+            return RoundOutcome("P1", q1, q2), chain
         if short1 and short2:
             q1.extend(reversed(pile1))
             q2.extend(reversed(pile2))
-            return RoundOutcome("draw", q1, q2)
+            return RoundOutcome("draw", q1, q2), chain
         if short1 or short2:
             winner, loser, own, other, name = (q2, q1, pile2, pile1, "P2") if short1 else (q1, q2, pile1, pile2, "P1")
             if short_takes in ("all", "piles"):
@@ -59,7 +87,7 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
             if short_takes in ("all", "queue"):
                 winner.extend(loser)
                 loser.clear()
-            return RoundOutcome(name, q1, q2)
+            return RoundOutcome(name, q1, q2), chain
         if from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
             down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
             del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
@@ -79,7 +107,8 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, c
         if v1 != v2:
             winner, own, other, name = (q1, pile1, pile2, "P1") if v1 > v2 else (q2, pile2, pile1, "P2")
             gather(winner, own, other)
-            return RoundOutcome(name, q1, q2)
+            return RoundOutcome(name, q1, q2), chain
+        chain += 1
         if new_piles:
             pile1, pile2, played = [], [], []
 
@@ -103,6 +132,16 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     found.append(Variant("collect=played", dict(base, collect="played"),
                          "Your resolve_war's winner takes the cards in the order they were played; the handout says "
                          "each pile popped from the top, its own pile first."))
+    for start in (base["collect"], other):  # once shuffled, which pile the pick-up started from is no rule
+        found.append(Variant("collect=shuffled", dict(base, collect="shuffled", shuffle_from=start),
+                             "Your resolve_war's winner shuffles the cards it wins before putting them at the back "
+                             "of its queue; the handout says its own pile first, each pile popped from the top."))
+    found.append(Variant("bottom_first", dict(base, bottom_first=True),
+                         "Your resolve_war's winner takes each war pile from the bottom (the tied card first); the "
+                         "handout says each pile is popped from the top (the face-up card first)."))
+    found.append(Variant("both_short_p1_wins", dict(base, both_short="P1"),
+                         "Your resolve_war lets P1 win a war both players are too short for; the handout says that "
+                         "is a draw, each player taking its own pile back."))
     found.append(Variant("new_piles", dict(base, new_piles=True),
                          "Your resolve_war starts new piles when the face-up cards tie again, so the cards of the "
                          "earlier cycles are lost; the handout says the war goes on on top of the same piles."))
@@ -122,15 +161,20 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     return found
 
 
-def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False) -> RoundOutcome:
-    """play_round as the handout plays it, but with the Ace above the King (below the Joker), or the winner
-    enqueuing the loser's card before its own."""
+def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False,
+                  joker_as_text: bool = False, ten_as_text: bool = False) -> RoundOutcome:
+    """play_round as the handout plays it, but with the Ace above the King (below the Joker), the winner
+    enqueuing the loser's card before its own, or the Joker ranked as text (between J and Q)."""
     q1, q2 = list(p1), list(p2)
     if not q1 or not q2:
         return RoundOutcome("draw" if not q1 and not q2 else "P2" if not q1 else "P1", q1, q2)
     c1, c2 = q1.pop(0), q2.pop(0)
 
     def value(card: str) -> float:
+        if joker_as_text and card == "Jo":
+            return 11.5
+        if ten_as_text and card == "10":
+            return 1.5
         return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
 
     if value(c1) == value(c2):
@@ -140,11 +184,82 @@ def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser
     return RoundOutcome(name, q1, q2)
 
 
+ACE_HIGH = Variant("ace_high", {"ace_high": True}, "Your code ranks the Ace (\"1\") above the King; the handout says "
+                                                   "the Ace is the lowest rank.")
+"""The Ace played as the highest rank (below the Joker)."""
+
+JOKER_AS_TEXT = Variant("joker_as_text", {"joker_as_text": True},
+                        "Your code orders the Joker as text: \"Jo\" sorts between J and Q, so it loses to Q and K; "
+                        "the handout says the Joker beats every rank.")
+"""The Joker ranked where its name sorts (the chaff jokers_compared_as_text)."""
+
+TEN_AS_TEXT = Variant("ten_as_text", {"ten_as_text": True},
+                      "Your code orders the number ranks as text, so \"10\" sorts between \"1\" and \"2\" and "
+                      "loses to \"2\" through \"9\"; the handout says 1 < 2 < ... < 9 < 10.")
+"""The number ranks ordered as their names sort (the chaff ten_sorted_as_text)."""
+
+NO_JOKERS = Variant("no_jokers", {}, "Your code has no Joker: card_value(\"Jo\") raises an error; the handout's deck "
+                                     "has two Jokers, \"Jo\", that beat every rank.")
+"""A game without Jokers: every rank has its value, "Jo" none."""
+
+
+def value_order(*, ace_high: bool = False, joker_as_text: bool = False, ten_as_text: bool = False) -> list[str]:
+    """The cards weakest first under the variant (the handout's with no option)."""
+    def value(card: str) -> float:
+        if ten_as_text and card == "10":
+            return 1.5
+        return 11.5 if joker_as_text and card == "Jo" else 13.5 if ace_high and card == "1" else _VALUES[card]
+    return sorted(_VALUES, key=value)
+
+
+def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Variant]:
+    """The variants whose card order card_value's answers are (whole numbers ordering the cards exactly as the
+    variant does, or, for no Jokers, every rank a whole number and "Jo" raising)."""
+    values = [answer.get("value") if type(answer) is dict else None for answer in answers]
+    raised = [type(answer) is dict and "raised" in answer for answer in answers]
+    if "Jo" in cards and len(cards) == len(answers):
+        at = cards.index("Jo")
+        if raised[at] and all(type(value) is int for index, value in enumerate(values) if index != at) and \
+                len({values[i] for i in range(len(cards)) if i != at}) == len(cards) - 1:
+            return [NO_JOKERS]
+    if len(values) != len(cards) or not all(type(value) is int for value in values) or len(set(values)) != len(values):
+        return []
+    order = [card for _, card in sorted(zip(values, cards))]
+    return [variant for variant in (ACE_HIGH, JOKER_AS_TEXT, TEN_AS_TEXT)
+            if order == [card for card in value_order(**variant.options) if card in cards]]
+
+
 ROUND_VARIANTS = (
-    Variant("ace_high", {"ace_high": True}, "Your play_round ranks the Ace (\"1\") above the King; the handout says "
-                                             "the Ace is the lowest rank."),
+    ACE_HIGH,
     Variant("loser_card_first", {"loser_first": True}, "Your play_round's winner puts the opponent's card at the "
                                                        "back of its queue before its own; the handout says its own "
                                                        "card first."),
+    JOKER_AS_TEXT,
+    TEN_AS_TEXT,
 )
 """The variants of a single round."""
+
+
+def game(deck: list[str], max_rounds: int, **options: Any) -> dict[str, Any]:
+    """The whole game play_game plays on this deck (dealt alternately, P1 first) with the war of one variant
+    (war_chain's options): every field of its GameResult, as the reference's play_game counts them."""
+    q1, q2 = list(deck[0::2]), list(deck[1::2])
+    rounds = wars = longest = 0
+    history: list[tuple[int, int]] = []
+    drawn = False
+    while q1 and q2 and rounds < max_rounds:
+        rounds += 1
+        outcome = round_outcome(q1, q2)
+        q1, q2 = outcome.p1, outcome.p2
+        if type(outcome.result) is tuple:
+            wars += 1
+            fought, chain = war_chain(q1, q2, outcome.result[1], outcome.result[2], **options)
+            q1, q2 = fought.p1, fought.p2
+            longest = max(longest, chain)
+            drawn = fought.result == "draw"
+        history.append((len(q1), len(q2)))
+        if drawn:
+            break
+    winner = "P1" if not drawn and q1 and not q2 else "P2" if not drawn and q2 and not q1 else "draw"
+    return {"winner": winner, "rounds": rounds, "wars": wars, "longest_war_chain": longest, "p1_cards": len(q1),
+            "p2_cards": len(q2), "history": tuple(history)}

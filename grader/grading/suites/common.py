@@ -117,10 +117,38 @@ def diagnose(failure: Exception, got: RoundOutcome | None, candidates: list[tupl
     the first (`diagnosis`); nothing when none fits."""
     if got is None:
         return failure
-    fits = [variant for variant, outcome in candidates if same(got, outcome)]
+    fits: list[variants.Variant] = []
+    for variant, outcome in candidates:
+        if same(got, outcome) and all(variant.key != fit.key for fit in fits):
+            fits.append(variant)
     if fits:
         failure.plays = [variant.key for variant in fits]  # type: ignore[attr-defined]
         failure.diagnosis = fits[0].sentence  # type: ignore[attr-defined]
+    return failure
+
+
+def name_values(failure: Exception, cards: list[str], answers: list[dict[str, Any]]) -> Exception:
+    """The failure of a card_value test with the card-order variant card_value's answers are, if one is (the Ace
+    high, the Joker ranked as text, no Joker at all); nothing when none fits."""
+    fits = variants.value_variants(cards, answers)
+    if fits and not getattr(failure, "explained_by", None):
+        failure.plays = [variant.key for variant in fits]  # type: ignore[attr-defined]
+        failure.diagnosis = fits[0].sentence  # type: ignore[attr-defined]
+    return failure
+
+
+def name_jokerless(student: Student, failure: Exception) -> Exception:
+    """A round with a Joker that raised, marked as the no-Joker variant when card_value("Jo") itself raises and
+    every rank has a whole-number value: the student's game has no Joker."""
+    if isinstance(failure, StudentRaised) and not getattr(failure, "explained_by", None):
+        cards = [*variants.value_order()]
+        try:
+            answers = student.card_values(cards)
+        except StudentProblem:
+            return failure
+        if variants.value_variants(cards, answers) == [variants.NO_JOKERS]:
+            failure.plays = [variants.NO_JOKERS.key]  # type: ignore[attr-defined]
+            failure.diagnosis = variants.NO_JOKERS.sentence  # type: ignore[attr-defined]
     return failure
 
 
@@ -130,6 +158,11 @@ def _exactly(got: RoundOutcome, want: RoundOutcome) -> bool:
 
 def _any_order(got: RoundOutcome, want: RoundOutcome) -> bool:
     return got.result == want.result and _counts(got.p1) == _counts(want.p1) and _counts(got.p2) == _counts(want.p2)
+
+
+def any_order(got: RoundOutcome, want: RoundOutcome) -> bool:
+    """Whether two outcomes have the same result and the same cards on each side, in any order."""
+    return _any_order(got, want)
 
 
 def war_candidates(p1: list[str], p2: list[str], c1: str, c2: str,
@@ -465,7 +498,8 @@ def check_game(student: Student, what: str, *, fields: tuple[str, ...] = GAME_FI
     if mismatch is None:
         return game
     named = repair(attribute_game_failure(student, mismatch, deck, max_rounds, game), passes, GAME_UNITS)
-    raise _composed(student, named, deck, max_rounds, game, fields) from None
+    named = _composed(student, named, deck, max_rounds, game, fields)
+    raise _variant_game(student, named, deck, max_rounds, game, fields) from None
 
 
 OBSERVABLE_FIELDS = frozenset({*GAME_FIELDS, "wars", "history"})
@@ -503,6 +537,73 @@ def _composed(student: Student, failure: Exception, deck: list[str], max_rounds:
     except StudentProblem:
         return failure
     return failure
+
+
+WAR_VARIANT_TESTS = {"face_down": FACE_DOWN_TEST, "from_back": FACE_DOWN_TEST, "new_piles": SAME_PILES_TEST}
+"""The Forced-war test that charges each war variant a whole game's failure may follow from."""
+
+
+def _charged_war_variants() -> list[tuple[str, str, variants.Variant]]:
+    """The war variants the Forced-war test that charges each one found the student's resolve_war playing
+    (its failure reproduced exactly by the variant): (key, that test, the variant)."""
+    found = []
+    for variant in variants.war_variants(None):
+        test = WAR_VARIANT_TESTS.get(variant.key.split("=")[0])
+        entry = next((entry for test_id, entry in RECORDER.tests.items()
+                      if test and test_id.rsplit("/", 1)[-1] == test), None)
+        if entry and entry.get("outcome") == "failed" and variant.key in (entry.get("plays") or []):
+            found.append((variant.key, str(test), variant))
+    return found
+
+
+def _same_game(game: dict[str, Any], want: dict[str, Any]) -> bool:
+    """Whether play_game's fields are, each one, exactly those of the variant's game."""
+    for field, value in want.items():
+        got: Any = game.get(field)
+        if field == "history" and type(got) in (list, tuple):
+            got = tuple(tuple(pair) if type(pair) in (list, tuple) else pair for pair in got)
+        if got != value or type(got) is not type(value):
+            return False
+    return True
+
+
+def _variant_game(student: Student, failure: Exception, deck: list[str], max_rounds: int,
+                  game: dict[str, Any] | None, fields: tuple[str, ...]) -> Exception:
+    """A game failure no repaired unit reached (a war fought by a class of the student's) that follows from the
+    war rule its resolve_war plays: excused only when the Forced-war test that charges that rule failed and the
+    same variant reproduced it, and the student's play_game on this deck is, in every field of its GameResult
+    (the winner, rounds, cards, wars, longest_war_chain and the whole history), the game the reference plays
+    with that one rule changed. Its counters then count as the reference's do, so with the rule repaired this
+    test passes. For longest_war_chain, the counter must also be seen counting a chain as long as the one the
+    reference's game has here: on this deck, or on another fixed deck the student's play_game plays exactly
+    as the variant does."""
+    if getattr(failure, "explained_by", None) or stubbed(failure) or game is None:
+        return failure
+    reference_game = play_game(deck=deck, max_rounds=max_rounds)
+    for key, test, variant in _charged_war_variants():
+        mine = variants.game(deck, max_rounds, **variant.options)
+        if not _same_game(game, mine):
+            continue
+        if "longest_war_chain" in fields and mine["longest_war_chain"] != reference_game.longest_war_chain:
+            if not _chain_seen(student, reference_game.longest_war_chain, max_rounds, variant):
+                continue
+        return explain(failure, {"test": test, "plays": key, "through": "game"})
+    return failure
+
+
+def _chain_seen(student: Student, chain: int, max_rounds: int, variant: variants.Variant) -> bool:
+    """Whether the student's play_game counts a longest war chain of `chain` right on a fixed deck where its
+    game is exactly the variant's (and that game's longest chain is `chain`)."""
+    for deck in expected.fixed_decks(12):
+        mine = variants.game(deck, max_rounds, **variant.options)
+        if mine["longest_war_chain"] != chain:
+            continue
+        try:
+            game = student.play_game(deck=deck, max_rounds=max_rounds)
+        except StudentProblem:
+            return False
+        return type(game) is dict and _same_game(game, mine)
+    return False
 
 
 def _extensions_agree(game: dict[str, Any], own: dict[str, Any], fields: tuple[str, ...]) -> bool:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from grader.grading import expected, reproduction
+from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, expect, expect_cards, expect_value
 from grader.grading.harness import RoundOutcome
-from grader.grading.suites.common import with_structures
+from grader.grading.suites.common import any_order, diagnose, name_jokerless, name_values, with_structures
+from grader.sandbox.channel import StudentRaised
 from reference import JOKER, RANKS
 
 pytestmark = pytest.mark.category("joker_dominance")
@@ -22,13 +23,17 @@ JOKER_BEATS = "The Joker, \"Jo\", beats every rank: 1 < 2 < ... < 10 < J < Q < K
 def test_card_value_puts_the_joker_above_every_rank(student):
     """card_value: card_value("Jo") is a whole number greater than card_value of every rank"""
     steps = student.card_values([*RANKS, JOKER])
-    for card, step in zip([*RANKS, JOKER], steps):
-        expect("value" in step, f"card_value({card!r}) raised {step.get('raised', {}).get('type')}")
-        expect(type(step["value"]) is int, f"card_value({card!r}) should be a whole number (int), not {step['value']!r}")
-    joker = steps[-1]["value"]
-    for card, step in zip(RANKS, steps):
-        expect(joker > step["value"], f"card_value(\"Jo\") should be greater than card_value({card!r}), but they "
-               f"are {joker} and {step['value']}")
+    try:
+        for card, step in zip([*RANKS, JOKER], steps):
+            expect("value" in step, f"card_value({card!r}) raised {step.get('raised', {}).get('type')}")
+            expect(type(step["value"]) is int,
+                   f"card_value({card!r}) should be a whole number (int), not {step['value']!r}")
+        joker = steps[-1]["value"]
+        for card, step in zip(RANKS, steps):
+            expect(joker > step["value"], f"card_value(\"Jo\") should be greater than card_value({card!r}), but "
+                   f"they are {joker} and {step['value']}")
+    except Mismatch as failure:
+        raise name_values(failure, [*RANKS, JOKER], steps) from None
 
 
 def _joker_round(student, p1: list[str], p2: list[str], label: str) -> None:
@@ -36,9 +41,12 @@ def _joker_round(student, p1: list[str], p2: list[str], label: str) -> None:
     want = expected.play_round(p1, p2)
     winner = 0 if want.result == "P1" else 1
     lines = reproduction.round_call(p1, p2, result=want.result, after=(want.p1, want.p2))
+    seen: list[RoundOutcome] = []
 
     def check(trusted: bool) -> RoundOutcome:
         got = student.play_round(p1, p2, trusted=trusted)
+        if not trusted:
+            seen.append(got)
         try:
             expect_value(got.result, want.result, f"play_round with {label}")
             mine, theirs = (got.p1, want.p1) if winner == 0 else (got.p2, want.p2)
@@ -53,7 +61,15 @@ def _joker_round(student, p1: list[str], p2: list[str], label: str) -> None:
             failure.reproduction = lines
             raise
         return got
-    with_structures(check)
+    try:
+        with_structures(check)
+    except StudentRaised as failure:
+        raise name_jokerless(student, failure) from None
+    except Mismatch as failure:
+        if getattr(failure, "explained_by", None) or not seen:
+            raise
+        candidates = [(variants.JOKER_AS_TEXT, variants.round_outcome(p1, p2, joker_as_text=True))]
+        raise diagnose(failure, seen[0], candidates, any_order) from None
 
 
 @pytest.mark.weight(2)
@@ -87,4 +103,7 @@ def test_joker_against_joker_is_a_war(student):
         except Mismatch as failure:
             failure.reproduction = lines
             raise
-    with_structures(check)
+    try:
+        with_structures(check)
+    except StudentRaised as failure:
+        raise name_jokerless(student, failure) from None

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.grading.checks import expect, expect_value
-from grader.grading.suites.common import check_round
+from grader.grading.checks import Mismatch, expect, expect_value
+from grader.grading.suites.common import check_round, name_values
 from reference import RANKS
 
 pytestmark = pytest.mark.category("normal_rounds")
@@ -21,13 +21,17 @@ def test_card_value_orders_the_ranks(student):
     """card_value: 1 < 2 < ... < 10 < J < Q < K, as whole numbers"""
     steps = student.card_values(list(RANKS))
     got = []
-    for card, step in zip(RANKS, steps):
-        expect("value" in step, f"card_value({card!r}) raised {step.get('raised', {}).get('type')}")
-        expect(type(step["value"]) is int, f"card_value({card!r}) should be a whole number (int), not {step['value']!r}")
-        got.append(step["value"])
-    for (low, low_value), (high, high_value) in zip(zip(RANKS, got), zip(RANKS[1:], got[1:])):
-        expect(low_value < high_value, f"card_value({high!r}) should be greater than card_value({low!r}), "
-               f"but they are {high_value} and {low_value}")
+    try:
+        for card, step in zip(RANKS, steps):
+            expect("value" in step, f"card_value({card!r}) raised {step.get('raised', {}).get('type')}")
+            expect(type(step["value"]) is int,
+                   f"card_value({card!r}) should be a whole number (int), not {step['value']!r}")
+            got.append(step["value"])
+        for (low, low_value), (high, high_value) in zip(zip(RANKS, got), zip(RANKS[1:], got[1:])):
+            expect(low_value < high_value, f"card_value({high!r}) should be greater than card_value({low!r}), "
+                   f"but they are {high_value} and {low_value}")
+    except Mismatch as failure:
+        raise name_values(failure, list(RANKS), steps) from None
 
 
 @pytest.mark.weight(3)
