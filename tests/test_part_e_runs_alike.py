@@ -220,6 +220,9 @@ def test_a_test_whose_outcome_differs_between_two_runs_of_one_wheat_is_told_so(t
     result = part_e(tmp_path, JOKER.replace("import os", "import os, sys") + TELLS_THE_FIRST_RUN, LEVELS[0])
     valid, reason = verdicts(result)["test_fails_on_the_first_reference_run"]
     assert not valid and reason.startswith("Its outcome changed between two runs of the same correct implementation")
+    assert result.untrusted.startswith("test_fails_on_the_first_reference_run passed on one run of a correct "
+                                       "implementation and failed on another run of the same implementation")
+    assert sum(scenario.score for scenario in result.scenarios) == 0  # the honest Joker test counts no more
 
 
 def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(monkeypatch, tmp_path):

@@ -465,6 +465,9 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             _hide_implementation(files)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
+        import random  # noqa: PLC0415
+
+        random.seed(0)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
         measure = None
         if command.get("coverage") and coverage is not None:
             measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
