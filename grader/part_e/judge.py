@@ -165,20 +165,22 @@ CHAFF_RUNS = 2
 
 
 def _untrusted(ids: list[str], runs: list[Run]) -> str:
-    """The sentence for the first test (in the student's order) that passed on one run of an implementation and
-    failed on another run of the same one; "" if none did. Only passed against failed: a time-out, a crash, a
+    """The sentence for the first test (in the student's order, one that flipped on a wheat first) that passed on
+    one run of an implementation and failed on another run of the same one; "" if none did. Only passed against failed: a time-out, a crash, a
     fixture error or a skip on one run is no flip (it catches nothing, and on a wheat makes the test invalid)."""
     by_key: dict[tuple[str, str], list[Run]] = {}
     for run in runs:
         by_key.setdefault((run.role, run.key), []).append(run)
     names = [test.partition("::")[2] or test for test in ids]
-    for test, name in zip(ids, names):
-        flipped = [role for (role, _), mine in by_key.items()
-                   if {(run.outcomes.get(test) or {}).get("outcome") for run in mine} >= {"passed", "failed"}]
-        if not flipped:
+    flips = {test: {role for (role, _), mine in by_key.items()
+                    if {(run.outcomes.get(test) or {}).get("outcome") for run in mine} >= {"passed", "failed"}}
+             for test in ids}
+    # A flip on a correct implementation first: the plainest evidence for the student.
+    for test, name in sorted(zip(ids, names), key=lambda pair: "wheat" not in flips[pair[0]]):
+        if not flips[test]:
             continue
         shown = name if names.count(name) == 1 else test
-        what, same = ("a correct implementation", "implementation") if "wheat" in flipped else \
+        what, same = ("a correct implementation", "implementation") if "wheat" in flips[test] else \
             ("a buggy version", "version")
         return (f"{shown} passed on one run of {what} and failed on another run of the same {same}: its outcome "
                 "depends on something other than the code it tests (the clock, a count of runs, a process id, "
