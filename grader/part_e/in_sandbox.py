@@ -18,9 +18,11 @@ another for the tests left. Between runs it kills every leftover process, restor
 and empties /tmp, so one run leaves nothing for the next.
 
 Every run looks alike from inside. The trusted side runs the implementations in an order secret to the
-student (grader/part_e/runner.py), each wheat several times, and a test is valid only if it passes on every
-wheat run: a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
-fails on some wheat run and is invalid. So that a test has nothing to count with, each child is started by
+student (grader/part_e/runner.py), every one of them twice, and a test is valid only if it passes on every
+wheat run; a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
+passes on one run of some implementation and fails on another, and that flip zeroes the whole suite
+(judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
+before collection and before every test. So that a test has nothing to count with, each child is started by
 a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
 unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
