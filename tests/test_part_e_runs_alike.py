@@ -200,6 +200,27 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
         zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
 
 
+UNSEEDED = '''
+
+import random
+
+DRAWN = random.random()  # at import, while pytest collects
+
+
+def test_draws_unseeded_numbers():
+    """Honest but careless: random numbers without a seed, at import and in the test."""
+    assert DRAWN > 0.5 and random.random() > 0.5
+'''
+
+
+def test_unseeded_random_numbers_are_the_same_in_every_run(tmp_path):
+    """random is seeded alike before collection and before each test: no run draws other numbers, so a test
+    using them without a seed gets one outcome on every run (no flip) and the suite still counts."""
+    result = part_e(tmp_path, JOKER + UNSEEDED, LEVELS[0])
+    assert verdicts(result)["test_draws_unseeded_numbers"] == (True, "")
+    assert result.untrusted == "" and sum(scenario.score for scenario in result.scenarios) > 0
+
+
 TELLS_THE_FIRST_RUN = '''
 
 def test_fails_on_the_first_reference_run():
