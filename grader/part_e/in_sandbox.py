@@ -794,6 +794,9 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 if stop_on and test in stop_on and results[test].get("outcome") == "failed":
                     stopped = "caught"
                     break
+                if select_ids is not None and not command.get("coverage") and all(t in results for t in select_ids):
+                    stopped = "done"  # every test has ended: what the child still does (pytest's finish) counts for
+                    break  # nothing, so it is not waited for (the own run's coverage comes after its tests)
             elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
                 found["collected"] = [str(test) for test in message["collected"]]
                 found["import_seconds"] = round(time.monotonic() - started, 4)
@@ -802,7 +805,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 found.setdefault("collect_errors", []).append(str(message["collect_error"]))
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
-    if stopped in ("timeout", "caught") and pid > 0:
+    if stopped in ("timeout", "caught", "done") and pid > 0:
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
