@@ -30,10 +30,11 @@ from grader.cli import grade  # noqa: E402
 from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
 from grader.grading.runner import SuiteServer, pytest_args, pytest_env  # noqa: E402
 from grader.chaffs import CHAFFS  # noqa: E402
-from grader.part_e.runner import WHEAT_RUNS  # noqa: E402
+from grader.part_e.runner import CHAFF_RUNS, WHEAT_RUNS  # noqa: E402
 
-PART_E_RUNS = 2 + len(CHAFFS) + sum(WHEAT_RUNS.values())
-"""The student's own package, the reference's first run, each chaff, the wheats WHEAT_RUNS more times."""
+PART_E_RUNS = 2 + CHAFF_RUNS * len(CHAFFS) + sum(WHEAT_RUNS.values())
+"""The student's own package, the reference's first run, each chaff CHAFF_RUNS times, the wheats WHEAT_RUNS
+more times."""
 
 
 def floor_seconds(runs: int) -> float:

@@ -200,6 +200,27 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
         zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
 
 
+UNSEEDED = '''
+
+import random
+
+DRAWN = random.random()  # at import, while pytest collects
+
+
+def test_draws_unseeded_numbers():
+    """Honest but careless: random numbers without a seed, at import and in the test."""
+    assert DRAWN > 0.5 and random.random() > 0.5
+'''
+
+
+def test_unseeded_random_numbers_are_the_same_in_every_run(tmp_path):
+    """random is seeded alike before collection and before each test: no run draws other numbers, so a test
+    using them without a seed gets one outcome on every run (no flip) and the suite still counts."""
+    result = part_e(tmp_path, JOKER + UNSEEDED, LEVELS[0])
+    assert verdicts(result)["test_draws_unseeded_numbers"] == (True, "")
+    assert result.untrusted == "" and sum(scenario.score for scenario in result.scenarios) > 0
+
+
 TELLS_THE_FIRST_RUN = '''
 
 def test_fails_on_the_first_reference_run():
@@ -220,6 +241,9 @@ def test_a_test_whose_outcome_differs_between_two_runs_of_one_wheat_is_told_so(t
     result = part_e(tmp_path, JOKER.replace("import os", "import os, sys") + TELLS_THE_FIRST_RUN, LEVELS[0])
     valid, reason = verdicts(result)["test_fails_on_the_first_reference_run"]
     assert not valid and reason.startswith("Its outcome changed between two runs of the same correct implementation")
+    assert result.untrusted.startswith("test_fails_on_the_first_reference_run passed on one run of a correct "
+                                       "implementation and failed on another run of the same implementation")
+    assert sum(scenario.score for scenario in result.scenarios) == 0  # the honest Joker test counts no more
 
 
 def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(monkeypatch, tmp_path):

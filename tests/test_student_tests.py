@@ -15,7 +15,8 @@ import pytest
 from grader.chaffs import CHAFFS, write_reference
 from grader.cli import grade
 from grader.config import load_config
-from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of
+from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, _scenario_sentence
+from grader.part_e.results import StudentTestsResult
 from grader.part_e import runner
 from grader.part_e.runner import TimeLimits, checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
@@ -29,12 +30,12 @@ FAIL = {"outcome": "failed", "exception": "AssertionError", "file": "/submission
 
 
 def runs_with(outcomes_by_key: dict[str, dict[str, dict]], tests: list[str]) -> list[Run]:
-    """An own run collecting tests, both wheats passing everything, every chaff as given (default: passing)."""
+    """An own run collecting tests, both wheats passing everything, every chaff twice as given (default: passing)."""
     own = Run("own", "own", {test: PASS for test in tests}, list(tests))
     wheats = [Run("wheat", key, outcomes_by_key.get(key, {test: PASS for test in tests}), list(tests))
               for key in ("reference", "wheat")]
     chaffs = [Run("chaff", variant.name, outcomes_by_key.get(variant.name, {test: PASS for test in tests}), [])
-              for variant in CHAFFS]
+              for variant in CHAFFS for _ in range(2)]
     return [own, *wheats, *chaffs]
 
 
@@ -443,7 +444,8 @@ def test_told_this_is_a_chaff():
     caught_by = {test for verdict in result.chaffs for test in verdict.caught_by}
     assert caught_by == {"tests/test_war.py::test_joker"}
     first, *later = commands[2:]  # after the own package's run and the reference's first
-    assert len(later) == len(CHAFFS) + sum(runner.WHEAT_RUNS.values()) - 1 and all(command == first for command in later)
+    assert len(later) == runner.CHAFF_RUNS * len(CHAFFS) + sum(runner.WHEAT_RUNS.values()) - 1 \
+        and all(command == first for command in later)
 
 
 def test_a_hanging_test_costs_its_deadline_on_the_reference_and_is_run_on_no_other_implementation(tmp_path):
@@ -520,7 +522,7 @@ def test_the_order_of_runs_is_the_same_for_the_same_submission_and_another_for_a
     order = runner.secret_order(tests, package)
     assert order == runner.secret_order(dict(tests), dict(package))
     assert sorted(key for role, key in order if role == "wheat") == ["reference"] + ["wheat"] * 2
-    assert sorted(key for role, key in order if role == "chaff") == sorted(variant.name for variant in CHAFFS)
+    assert sorted(key for role, key in order if role == "chaff") == sorted(variant.name for variant in CHAFFS for _ in "12")
     others = [runner.secret_order({"tests/test_war.py": f"def test_a():\n    pass  # {n}\n"}, package)
               for n in range(5)]
     assert any(other != order for other in others)
@@ -538,6 +540,66 @@ def test_a_test_whose_outcome_changes_between_runs_of_one_wheat_says_so():
     assert not test.valid and test.reason.startswith(
         "Its outcome changed between two runs of the same correct implementation")
     assert result.scenarios and sum(scenario.score for scenario in result.scenarios) == 0
+
+
+def chaff_runs_apart(first: dict, second: dict, tests: list[str], chaff: str = "joker_below_king") -> list[Run]:
+    """runs_with, but the chaff's two runs with outcomes of their own."""
+    runs = [run for run in runs_with({}, tests) if run.key != chaff]
+    return [*runs, Run("chaff", chaff, first), Run("chaff", chaff, second)]
+
+
+def judge_runs(runs: list[Run]):
+    return judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0)
+
+
+def test_a_test_failing_on_both_runs_of_a_chaff_catches_it():
+    result = judge_runs(chaff_runs_apart({"t::a": FAIL}, {"t::a": FAIL}, ["t::a"]))
+    assert [v.misconception for v in result.chaffs if v.caught] == ["a Joker that loses to a King"]
+    assert sum(s.score for s in result.scenarios) == 1.0 and result.untrusted == ""
+
+
+@pytest.mark.parametrize("other", ["timeout", "crash", "error", "skipped", "missing"])
+def test_a_test_failing_on_one_run_of_a_chaff_only_catches_nothing(other):
+    """Failing on one run and ending otherwise (or not run) on the other: not caught, and no flip either."""
+    second = {} if other == "missing" else {"t::a": {"outcome": other}}
+    result = judge_runs(chaff_runs_apart({"t::a": FAIL}, second, ["t::a"]))
+    assert not any(v.caught for v in result.chaffs) and sum(s.score for s in result.scenarios) == 0
+    assert result.untrusted == "" and result.tests[0].valid
+
+
+def test_a_chaff_run_once_only_is_not_caught():
+    runs = [run for run in runs_with({}, ["t::a"]) if run.key != "joker_below_king"]
+    result = judge_runs([*runs, Run("chaff", "joker_below_king", {"t::a": FAIL})])
+    assert not any(v.caught for v in result.chaffs)
+
+
+def test_a_flip_on_a_chaffs_two_runs_zeroes_part_e_and_says_which_test():
+    """Passing on one run of a chaff and failing on the other: the outcome depends on something other than the
+    code, so no test counts, not even one that honestly catches other chaffs."""
+    tests = ["t::honest", "t::test_clock[3]"]
+    runs = [run for run in runs_with({"ace_high": {"t::honest": FAIL}}, tests)
+            if run.key != "joker_below_king"]
+    runs += [Run("chaff", "joker_below_king", {"t::honest": PASS, "t::test_clock[3]": FAIL}),
+             Run("chaff", "joker_below_king", {"t::honest": PASS, "t::test_clock[3]": PASS})]
+    result = judge_runs(runs)
+    assert result.untrusted == (
+        "test_clock[3] passed on one run of a buggy version and failed on another run of the same version: its "
+        "outcome depends on something other than the code it tests (the clock, a count of runs, a process id, state "
+        "it keeps), so none of your tests count.")
+    assert sum(s.score for s in result.scenarios) == 0 and not any(v.caught for v in result.chaffs)
+    assert all(test.catches == 0 for test in result.tests)
+    assert StudentTestsResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+
+
+def test_a_flip_on_a_wheat_zeroes_part_e_and_names_a_correct_implementation():
+    tests = ["t::count"]
+    runs = runs_with({"joker_below_king": {"t::count": FAIL}}, tests)
+    runs.insert(3, Run("wheat", "wheat", {"t::count": FAIL}))
+    result = judge_runs(runs)
+    assert result.untrusted.startswith("count passed on one run of a correct implementation and failed on another "
+                                       "run of the same implementation: ")
+    assert sum(s.score for s in result.scenarios) == 0
+    assert all(_scenario_sentence(scenario, result) == result.untrusted for scenario in result.scenarios)
 
 
 def test_the_worked_example_says_it_passes_only_when_it_did():

@@ -18,9 +18,11 @@ another for the tests left. Between runs it kills every leftover process, restor
 and empties /tmp, so one run leaves nothing for the next.
 
 Every run looks alike from inside. The trusted side runs the implementations in an order secret to the
-student (grader/part_e/runner.py), each wheat several times, and a test is valid only if it passes on every
-wheat run: a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
-fails on some wheat run and is invalid. So that a test has nothing to count with, each child is started by
+student (grader/part_e/runner.py), every one of them twice, and a test is valid only if it passes on every
+wheat run; a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
+passes on one run of some implementation and fails on another, and that flip zeroes the whole suite
+(judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
+before collection and before every test. So that a test has nothing to count with, each child is started by
 a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
 unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
@@ -459,6 +461,9 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             _hide_implementation(files)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
+        import random  # noqa: PLC0415
+
+        random.seed(0)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
         measure = None
         if command.get("coverage") and coverage is not None:
             measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
@@ -783,6 +788,9 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 if stop_on and test in stop_on and results[test].get("outcome") == "failed":
                     stopped = "caught"
                     break
+                if select_ids is not None and not command.get("coverage") and all(t in results for t in select_ids):
+                    stopped = "done"  # every test has ended: what the child still does (pytest's finish) counts for
+                    break  # nothing, so it is not waited for (the own run's coverage comes after its tests)
             elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
                 found["collected"] = [str(test) for test in message["collected"]]
                 found["import_seconds"] = round(time.monotonic() - started, 4)
@@ -791,7 +799,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 found.setdefault("collect_errors", []).append(str(message["collect_error"]))
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
-    if stopped in ("timeout", "caught") and pid > 0:
+    if stopped in ("timeout", "caught", "done") and pid > 0:
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

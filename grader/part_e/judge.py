@@ -1,10 +1,22 @@
 """Judging a student's own tests (Part E) from their outcomes on each implementation: pure, no student code.
 
-A test is valid when it passed on every correct implementation (the wheats). A buggy version (a chaff)
-is caught when a valid test fails on it by an ordinary failure: an assertion, or an exception raised
-while the test ran. A crash, a timeout, a fixture error or a skip on a chaff catches nothing: those can
-be produced without looking at what the implementation does, so they never earn points. Points come per
-Part E scenario, a fixed share per chaff caught, so the score depends only on which chaffs were caught.
+Every implementation runs twice, at places of a secret order (runner.py), so no run knows whether it is a
+first or a second. A test is valid when it passed on every run of every correct implementation (the wheats).
+A buggy version (a chaff) is caught when a valid test fails on both of its runs by an ordinary failure: an
+assertion, or an exception raised while the test ran. A crash, a timeout, a fixture error or a skip on a
+chaff catches nothing: those can be produced without looking at what the implementation does, so they never
+earn points. Points come per Part E scenario, a fixed share per chaff caught, so the score depends only on
+which chaffs were caught.
+
+Why twice, and why a flip zeroes the suite: anything that varies between runs (the clock, above all, which
+cannot be hidden) lets a test partition the runs, failing in some and passing in others without looking at
+the implementation. Invalidity per test cannot stop that: among many such tests some pass on every wheat run
+by chance, and together they "catch" nearly every chaff that ran in their slots. Run twice, a chaff counts
+only when a test fails on both of its runs, and a test that partitions runs passes on one run of some
+implementation and fails on the other (a flip), which no test of the code alone can do: the same code, the
+same test, the same seeded random numbers. So one flip, on any implementation, shows the suite depends on
+something other than the code, and Part E scores 0 with one sentence naming the test (untrusted). A time-out
+or a crash on one run is not a flip: it catches nothing already, and on a wheat makes the test invalid.
 """
 
 from __future__ import annotations
@@ -108,7 +120,10 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     deadlines: its limit on the other implementations, from its time on the first)."""
     own = next((run for run in runs if run.role == "own"), Run("own", "own"))
     wheats = [run for run in runs if run.role == "wheat"]
-    chaff_runs = {run.key: run for run in runs if run.role == "chaff"}
+    chaff_runs: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.role == "chaff":
+            chaff_runs.setdefault(run.key, []).append(run)
     ids = list(dict.fromkeys(own.collected))  # never a name collected on a wheat: it could carry the wheat's source
     tests = []
     valid_ids = []
@@ -122,10 +137,12 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
         elif not reason:
             valid_ids.append(test)
         tests.append((test, reason))
+    untrusted = _untrusted(ids, [run for run in runs if run.role != "own"])
     verdicts = []
     for variant in CHAFFS:
-        run = chaff_runs.get(variant.name, Run("chaff", variant.name))
-        caught_by = [test for test in valid_ids if (run.outcomes.get(test) or {}).get("outcome") == "failed"]
+        twice = chaff_runs.get(variant.name, [])
+        caught_by = [] if untrusted or len(twice) < CHAFF_RUNS else [
+            test for test in valid_ids if all((run.outcomes.get(test) or {}).get("outcome") == "failed" for run in twice)]
         verdicts.append(ChaffVerdict(scenario_of(variant.category), variant.misconception, bool(caught_by),
                                      caught_by))
     share = points / len(SCENARIOS)
@@ -140,10 +157,38 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
                           sum(test in verdict.caught_by for verdict in verdicts))
               for test, reason in tests]
     return StudentTestsResult("graded", "", judged, verdicts, scenarios,
-                              _own_coverage(own.coverage, package_sources))
+                              _own_coverage(own.coverage, package_sources), untrusted)
 
 
-def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], sources: dict[str, str],
+CHAFF_RUNS = 2
+"""How many times runner.py runs each chaff, at secret places; a test must fail on every one to catch it."""
+
+
+def _untrusted(ids: list[str], runs: list[Run]) -> str:
+    """The sentence for the first test (in the student's order, one that flipped on a wheat first) that passed on
+    one run of an implementation and failed on another run of the same one; "" if none did. Only passed against failed: a time-out, a crash, a
+    fixture error or a skip on one run is no flip (it catches nothing, and on a wheat makes the test invalid)."""
+    by_key: dict[tuple[str, str], list[Run]] = {}
+    for run in runs:
+        by_key.setdefault((run.role, run.key), []).append(run)
+    names = [test.partition("::")[2] or test for test in ids]
+    flips = {test: {role for (role, _), mine in by_key.items()
+                    if {(run.outcomes.get(test) or {}).get("outcome") for run in mine} >= {"passed", "failed"}}
+             for test in ids}
+    # A flip on a correct implementation first: the plainest evidence for the student.
+    for test, name in sorted(zip(ids, names), key=lambda pair: "wheat" not in flips[pair[0]]):
+        if not flips[test]:
+            continue
+        shown = name if names.count(name) == 1 else test
+        what, same = ("a correct implementation", "implementation") if "wheat" in flips[test] else \
+            ("a buggy version", "version")
+        return (f"{shown} passed on one run of {what} and failed on another run of the same {same}: its outcome "
+                "depends on something other than the code it tests (the clock, a count of runs, a process id, "
+                "state it keeps), so none of your tests count.")
+    return ""
+
+
+def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], sources: dict[str, str],
                     test_timeout: float, deadline: float) -> str:
     """Why a test is invalid, in one sentence the student can act on; "" if it passed on every wheat."""
     outcomes = [(run.outcomes.get(test) or {}) for run in wheats]
@@ -181,7 +226,7 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, Run], source
         return ("It passes on one correct implementation and fails on another: it depends on something the rules "
                 "leave open (such as how a Queue stores its cards or a private helper).")
     expects = [variant.misconception for variant in CHAFFS
-               if (chaffs.get(variant.name, Run("chaff", "")).outcomes.get(test) or {}).get("outcome") == "passed"]
+               if any((run.outcomes.get(test) or {}).get("outcome") == "passed" for run in chaffs.get(variant.name, []))]
     if 0 < len(expects) <= EXPLAINED_BY_AT_MOST:
         return ("It fails on the correct implementations but passes on a buggy one where "
                 + " and on one where ".join(expects) + ": your test expects that bug, which the rules do not allow.")
@@ -258,6 +303,8 @@ def with_student_tests(result: GradeResult, part_e: StudentTestsResult | None, p
 def _scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> str:
     if part_e.status != "graded":
         return part_e.note or "No tests of yours were found, so none could catch a bug."
+    if part_e.untrusted:
+        return part_e.untrusted
     missed = [verdict.misconception for verdict in part_e.chaffs
               if verdict.scenario == scenario.id and not verdict.caught]
     if not missed:

@@ -71,6 +71,9 @@ class StudentTestsResult:
     chaffs: list[ChaffVerdict] = field(default_factory=list)
     scenarios: list[ScenarioScore] = field(default_factory=list)
     coverage: list[OwnCoverage] = field(default_factory=list)
+    untrusted: str = ""
+    """When a test's outcome flipped between two runs of one implementation, the sentence saying so (Part E
+    then scores 0: see judge.py); else ""."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for results.json's extra_data."""
@@ -83,4 +86,5 @@ class StudentTestsResult:
                    tests=[StudentTest(**test) for test in data.get("tests", [])],
                    chaffs=[ChaffVerdict(**verdict) for verdict in data.get("chaffs", [])],
                    scenarios=[ScenarioScore(**scenario) for scenario in data.get("scenarios", [])],
-                   coverage=[OwnCoverage(**file) for file in data.get("coverage", [])])
+                   coverage=[OwnCoverage(**file) for file in data.get("coverage", [])],
+                   untrusted=data.get("untrusted", ""))

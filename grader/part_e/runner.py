@@ -6,10 +6,12 @@ standard input, one at a time, straight to the child that runs them: the referen
 inside the sandbox only during these runs, and never on its file system. Nothing a run prints is kept.
 Order: the student's own package (for the coverage shown to the student), the reference (each test under the
 ceiling; its times set every later deadline), then, in an order secret to the student (secret_order), each
-chaff once, the reference once more and the second wheat twice (WHEAT_RUNS), all with the same command: the
-tests that ended on the
-reference. A test is valid when it passed on every wheat run. A chaff's run ends at the first test that
-passed on every wheat run so far and fails on it. Every field a run reports is checked against a Schema.
+chaff twice (CHAFF_RUNS), the reference once more and the second wheat twice (WHEAT_RUNS), all with the same
+command: the tests that ended on the reference. So every implementation runs twice, and no run knows whether
+it is a first or a second. A test is valid when it passed on every wheat run; a chaff is caught when a valid
+test fails on both of its runs; a test that passes on one run of an implementation and fails on another
+zeroes the whole suite (judge.py says why). A chaff's run ends at the first test that passed on every wheat
+run so far and fails on it. Every field a run reports is checked against a Schema.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from ..sandbox.isolation import (
 )
 from ..sandbox.deadlines import deadline
 from ..sandbox.process_tree import kill_group
-from .judge import KNOWN_EXCEPTIONS, Run, given_examples, judge
+from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
 from .results import StudentTestsResult
 
 SCRIPT = "student_tests_sandbox.py"
@@ -263,8 +265,8 @@ class StudentTests:
         except _Stopped as stop:
             if not {reference_key, wheat_key} <= {run.key for run in runs}:
                 return StudentTestsResult("not_run", str(stop))
-            note = (f"{stop} The buggy versions not run by then count as missed."
-                    if len({run.key for run in runs if run.role == "chaff"}) < len(chaffs) else "")
+            twice = sum(sum(run.key == key for run in runs) >= CHAFF_RUNS for _, key, _ in chaffs)
+            note = f"{stop} The buggy versions not run twice by then count as missed." if twice < len(chaffs) else ""
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
                        points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
                        deadlines=deadlines)
@@ -288,14 +290,14 @@ def _hidden_digest() -> bytes:
 
 def secret_order(test_sources: dict[str, str], package_sources: dict[str, str]) -> list[tuple[str, str]]:
     """The runs after the reference's first, in an order secret to the student and the same for the same
-    submission: each wheat (WHEAT_RUNS times) at random places among the chaffs (once each).
+    submission: each wheat (WHEAT_RUNS times) and each chaff (CHAFF_RUNS times) at random places.
 
     Seeded from the hidden digest and the submission's own files: a student can neither compute it nor change it
     without changing the submission, and the same submission always gets the same order (the same grade)."""
     (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
     seed = secret_seed(test_sources, package_sources)
     order = [("wheat", reference_key)] * WHEAT_RUNS["reference"] + [("wheat", wheat_key)] * WHEAT_RUNS["wheat"] \
-        + [(role, key) for role, key, _ in chaffs]
+        + [(role, key) for role, key, _ in chaffs] * CHAFF_RUNS
     random.Random(seed).shuffle(order)
     return order
 
