@@ -506,6 +506,11 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                 os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except this one and init
             except ProcessLookupError:
                 break
+            _reap()
+            # Outside a PID namespace of its own kill(-1) succeeds while any other process exists, signalled
+            # or not: stop once no process of this uid is left rather than after every try.
+            if not _others_of_this_uid():
+                break
             time.sleep(0.005)
         _reap()
     if private_tmp:
@@ -598,6 +603,23 @@ def _remove_ipc() -> None:
             removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
             if removed != 0:  # IPC_RMID is 0
                 raise Fault(f"a System V {kind} object could not be removed")
+
+
+def _others_of_this_uid() -> bool:
+    """Whether a process other than this one runs as this process's uid (a /proc entry is owned by its euid)."""
+    uid, me = os.getuid(), str(os.getpid())
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if entry.isdigit() and entry != me:
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    return True
+            except OSError:
+                continue
+    return False
 
 
 def _reap() -> None:
