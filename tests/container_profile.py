@@ -58,6 +58,12 @@ checkout is covered too wherever it is, unless it is kept."""
 MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
 
 
+def interpreter_folders() -> list[str]:
+    """Where this Python lives (a venv's interpreter links to its base install, which may be under /home or
+    /work on another machine): kept, as a container image holds its Python."""
+    return sorted({os.path.realpath(prefix) for prefix in (sys.base_prefix, sys.prefix) if os.path.isdir(prefix)})
+
+
 def private_file_system(keep: list[str]) -> None:
     """Cover COVERED with empty tmpfs in a new mount namespace, then bind back the kept paths."""
     libc = ctypes.CDLL(None, use_errno=True)
@@ -71,7 +77,7 @@ def private_file_system(keep: list[str]) -> None:
         sys.exit(f"cannot make a mount namespace: {os.strerror(ctypes.get_errno())}")
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     kept = []
-    for path in (os.path.realpath(path) for path in keep):
+    for path in (os.path.realpath(path) for path in [*keep, *interpreter_folders()]):
         os.makedirs(path, exist_ok=True)
         kept.append((path, os.open(path, os.O_PATH)))
     covered = [*COVERED, *([] if any(PROJECT.is_relative_to(folder) for folder in COVERED) else [str(PROJECT)])]
@@ -99,7 +105,11 @@ def main(argv: list[str]) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     if os.geteuid() == 0 and libc.prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0) != 0:
         sys.exit(f"cannot drop CAP_SYS_ADMIN: {os.strerror(ctypes.get_errno())}")
-    os.execvp(argv[0], argv)
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as error:
+        sys.exit(f"container_profile: cannot run {argv[0]} ({error.strerror}; it resolves to "
+                 f"{os.path.realpath(argv[0])}, kept: {', '.join(keep) or 'nothing'})")
 
 
 if __name__ == "__main__":
