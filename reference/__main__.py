@@ -56,7 +56,7 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     """The flags that choose a rule set: a preset, then any field of Rules in its place."""
     group = parser.add_argument_group("rules (a preset, then any of its fields changed)")
     group.add_argument("--preset", choices=tuple(PRESETS), default="handout",
-                       help="named rule set (default handout: the assignment's rules; see the README's table)")
+                       help="named rule set (default handout: the assignment's rules; see docs/presets.md's table)")
     group.add_argument("--face-down", type=_whole(0), metavar="K",
                        help="cards face down in each war cycle (handout and dsl 3, cps506 and skiena 1)")
     group.add_argument("--collect", choices=_dashed(COLLECT_ORDERS),

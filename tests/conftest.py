@@ -33,6 +33,14 @@ CONTRACT_FILES: tuple[str, ...] = ("__init__.py", "structures.py", "cards.py", "
 CONTRACT_TIMEOUT = 10
 """Seconds one contract test may take: the reference needs milliseconds, a loop that never ends gets cut off."""
 
+SLOW_FILES: frozenset[str] = frozenset({
+    "test_batch.py", "test_corpus.py", "test_export_classroom.py", "test_export_gradescope.py",
+    "test_isolation.py", "test_part_e_fingerprints.py", "test_part_e_integrity.py", "test_part_e_runs_alike.py",
+    "test_rubric.py", "test_sandbox.py", "test_shards.py", "test_student_tests.py", "test_uid_level.py",
+})
+"""The test files marked `slow`: they grade submissions through the real sandbox (at every level, or as a whole
+class), or run an export end to end; `pytest -m "not slow"` leaves them out, CI runs them."""
+
 _IMPL_KEY = pytest.StashKey["str | Path"]()
 
 
@@ -60,8 +68,10 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give every contract test a short time limit, unless it sets its own."""
+    """Give every contract test a short time limit, unless it sets its own; mark the tests of SLOW_FILES slow."""
     for item in items:
+        if item.path.name in SLOW_FILES and item.path.parent == CONTRACT_DIR.parent:
+            item.add_marker(pytest.mark.slow)
         if CONTRACT_DIR in item.path.parents and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(CONTRACT_TIMEOUT))
 

@@ -61,7 +61,7 @@ def test_student_writes_stop_at_the_scratch_quota(tmp_path, runtime, level):
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_the_private_tmp_is_writable_and_is_the_working_folder(tmp_path, runtime, level):
-    """The worker can write a file in its temporary folder and its working folder (README's "private /tmp")"""
+    """The worker can write a file in its temporary folder and its working folder (docs/sandbox.md's "private /tmp")"""
     client = probe_client(tmp_path, runtime, level)
     try:
         code = ("import os, tempfile\nopen(os.path.join(tempfile.gettempdir(), 'note'), 'w').write('x')\n"

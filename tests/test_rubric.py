@@ -177,7 +177,7 @@ def test_a_shuffle_drawn_from_the_os_is_flagged_nondeterministic(graded, tmp_pat
 
 
 def chaff_table(graded: dict[str, GradeResult]) -> str:
-    """The README's table: each chaff, its bug in words, its category and the points it loses there."""
+    """docs/rubric.md's table: each chaff, its bug in words, its category and the points it loses there."""
     lines = ["| chaff | the bug | category | points lost |", "| --- | --- | --- | --- |"]
     for variant in CHAFFS:
         lost = _lost(graded[variant.name]).get(variant.category, 0.0)
@@ -185,7 +185,7 @@ def chaff_table(graded: dict[str, GradeResult]) -> str:
     return "\n".join(lines)
 
 
-def test_the_readme_table_is_what_the_grader_gives(graded):
-    """README's chaff table lists every chaff with the category and the points this run charged it"""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert chaff_table(graded) in readme, "update README.md's chaff table with:\n" + chaff_table(graded)
+def test_the_docs_table_is_what_the_grader_gives(graded):
+    """docs/rubric.md's chaff table lists every chaff with the category and the points this run charged it"""
+    page = (ROOT / "docs" / "rubric.md").read_text(encoding="utf-8")
+    assert chaff_table(graded) in page, "update docs/rubric.md's chaff table with:\n" + chaff_table(graded)
