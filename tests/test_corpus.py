@@ -41,9 +41,10 @@ def test_each_submission_gets_its_exact_expected_score(graded, name):
     if entry.get("at_most_twin"):  # an attack on Part E: pinned at most at its honest twin, checked below
         twin = read_results(graded / entry["honest_twin"] / "results.json")
         assert result.outcome == entry["outcome"]
-        assert result.score <= twin.score, f"{name} scored {result.score}, its honest twin {twin.score}"
+        assert result.score <= twin.score, (f"{name} scored {result.score}, its honest twin {twin.score} "
+                                            f"({twin.outcome}: {twin.reason})")
         return
-    assert (result.score, result.outcome) == (entry["score"], entry["outcome"])
+    assert (result.score, result.outcome) == (entry["score"], entry["outcome"]), result.reason
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
