@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.cli import grade  # noqa: E402
+from grader.batch import grade  # noqa: E402
 from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
 from grader.grading.runner import SuiteServer, pytest_args, pytest_env  # noqa: E402
 from grader.chaffs import CHAFFS  # noqa: E402
@@ -74,7 +74,7 @@ def main() -> None:
             shutil.copytree(ROOT / "tests" / "submissions" / ("tests_thorough" if args.part_e else "perfect"),
                             klass / f"student{index:04d}")
         started = time.perf_counter()
-        results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs, quiet=True)
+        results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs)
         elapsed = time.perf_counter() - started
         assert all(category.score == category.max_score for result in results for category in result.categories
                    if args.part_e or category.id != "student_tests")
@@ -88,8 +88,7 @@ def main() -> None:
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
         if args.corpus:
             started = time.perf_counter()
-            corpus = grade(paths=[ROOT / "tests" / "submissions"], out=Path(scratch) / "corpus", jobs=args.jobs,
-                           quiet=True)
+            corpus = grade(paths=[ROOT / "tests" / "submissions"], out=Path(scratch) / "corpus", jobs=args.jobs)
             print(f"corpus of {len(corpus)} (hostile included): {time.perf_counter() - started:.1f} s")
             for result in sorted(corpus, key=lambda r: -r.execution_time):
                 print(f"  {result.student:<30} {result.execution_time:6.1f} s  score {result.score:g}  "

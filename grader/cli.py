@@ -1,4 +1,4 @@
-"""The war-grader command line: grade, check, report, merge, export. It parses; the functions beside it work."""
+"""The war-grader command line: grade, check, report, merge, export. It parses and prints; grader.batch works."""
 
 from __future__ import annotations
 
@@ -8,36 +8,37 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from . import __version__
-from .config import Config, ConfigError, load_config
+from .batch import (INSTRUCTOR_FOLDER, Listener, MergeError, OutputError, Shard, check, grade_run, junit, merge,
+                    render)
+from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.gradescope import export_gradescope
-from .grading.batch import BatchReport, find_class, grade_into
-from .grading.merge import MergeError, merge_shards
-from .grading.runner import GradingError, grade_all, open_batch, scratch_folder
-from .grading.shards import Shard, write_manifest
-from .output import INSTRUCTOR_FOLDER, OutputError, batch_students, grades_csv, locked
-from .part_e.runner import reference_with_tests
-from .report.html import ReportError, render_reports
-from .report.junit import write_junit
-from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
-from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError, choose_level
-from .submissions import Submission, UsageError
+from .grading.runner import GradingError
+from .results import CATEGORY_TITLES, GradeResult
+from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
+from .submissions import UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 """0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
 
 
-class Progress:
-    """A progress bar on a terminal; one plain line per submission in CI or a pipe."""
+class Progress(Listener):
+    """A progress bar on a terminal; one plain line per submission in CI or a pipe; skipped entries always."""
 
-    def __init__(self, total: int, *, quiet: bool) -> None:
-        self.total, self.done, self.quiet = total, 0, quiet
+    def __init__(self, *, quiet: bool) -> None:
+        self.total, self.done, self.quiet = 0, 0, quiet
         self.bar = sys.stderr.isatty() and not os.environ.get("CI") and not quiet
 
-    def __call__(self, result: GradeResult, kept: bool = False) -> None:
+    def skipped(self, line: str) -> None:
+        print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
+
+    def started(self, total: int) -> None:
+        self.total, self.done = total, 0
+
+    def graded(self, result: GradeResult, kept: bool) -> None:
         self.done += 1
         if self.quiet:
             return
@@ -65,61 +66,6 @@ def _summary_score(result: GradeResult) -> str:
     if result.outcome == "graded":
         return f"{result.score:g} / {result.max_score:g}"
     return f"{result.outcome.replace('_', ' ')}: {result.reason}"
-
-
-def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
-          timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
-          force: bool = False, shard: Shard | None = None) -> list[GradeResult]:
-    """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
-    the class files failed."""
-    report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
-                       sandbox=sandbox, quiet=quiet, force=force, shard=shard)
-    if report.write_error:
-        raise OutputError(report.write_error)
-    return report.results
-
-
-def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
-              timeout: float | None = None, sandbox: str | None = None, quiet: bool = False,
-              force: bool = False, shard: Shard | None = None) -> BatchReport:
-    """The grade command: find the class, say what is skipped, grade (a shard of) it into out with a progress
-    display; a sharded run also writes OUT/shard.json for merge."""
-    config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
-    submissions, skipped = find_class(paths, out)
-    for line in skipped:
-        print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
-    chosen = shard.select(submissions) if shard else submissions
-    report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=Progress(len(chosen), quiet=quiet))
-    report.skipped = skipped
-    if shard:
-        write_manifest(out, shard, submissions)
-    return report
-
-
-def write_outputs(results: list[GradeResult], out: Path) -> None:
-    """OUT/<student>/results.json for each, and OUT/grades.csv for exactly these, each written atomically."""
-    for result in results:
-        write_results(result, out / result.student / "results.json")
-    write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
-
-
-def _grade_batch(submissions: list[Submission], config: Config, *, jobs: int, quiet: bool) -> list[GradeResult]:
-    """Check the sandbox level, then grade the submissions in a scratch batch with a progress display."""
-    choose_level(config.sandbox, allow_plain=config.allow_plain)
-    with scratch_folder() as scratch, open_batch(config, Path(scratch)) as batch:
-        return grade_all(submissions, batch, jobs=jobs, on_result=Progress(len(submissions), quiet=quiet))
-
-
-def check(*, config_path: Path | None = None, sandbox: str | None = None,
-          quiet: bool = False) -> tuple[GradeResult, GradeResult]:
-    """Grade the reference (must score full marks) and the starter (must score 0) through the real sandbox."""
-    config = load_config(config_path, {"sandbox.level": sandbox})
-    package_root = Path(__file__).resolve().parent.parent
-    with scratch_folder() as scratch:  # the reference, with the instructor's Part E tests beside it
-        submissions = [Submission("reference", reference_with_tests(Path(scratch))),
-                       Submission("starter", package_root / "starter")]
-        reference, starter = _grade_batch(submissions, config, jobs=2, quiet=quiet)
-    return reference, starter
 
 
 def summary(results: list[GradeResult], out: Path, *, kept: int = 0) -> str:
@@ -240,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "grade":
             return _grade_command(args)
         if args.command == "check":
-            reference, starter = check(config_path=args.config, sandbox=args.sandbox, quiet=args.json)
+            reference, starter = check(config_path=args.config, sandbox=args.sandbox,
+                                       listener=Progress(quiet=args.json))
             ok = reference.score == reference.max_score and starter.score == 0 and reference.outcome == "graded"
             if args.json:
                 print(json.dumps({"reference": reference.score, "starter": starter.score,
@@ -255,17 +202,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
         if args.command == "merge":
-            results = merge_shards(args.shards)
-            write_outputs(results, args.out)
-            _render(args.out, "student")
+            results = merge(args.shards, args.out)
             if args.junit:
-                _write_junit(results, args.junit)
+                junit(results, args.junit)
             print(json.dumps([r.to_json() for r in results], indent=2) if args.json else summary(results, args.out))
             return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
         if args.command == "export":
             return _export(args)
         if args.command == "report":
-            written = _render(args.out, args.view)
+            written = render(args.out, args.view)
             where = args.out / INSTRUCTOR_FOLDER if args.view == "instructor" else args.out
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/")
             return EXIT_OK
@@ -292,12 +237,12 @@ def _grade_command(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _stop)  # kill (SIGTERM) stops as cleanly as Ctrl-C
     try:
         report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
-                           timeout=args.timeout, sandbox=args.sandbox, quiet=args.json, force=args.force,
-                           shard=args.shard)
+                           timeout=args.timeout, sandbox=args.sandbox, force=args.force, shard=args.shard,
+                           listener=Progress(quiet=args.json))
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.junit:
-        _write_junit(report.results, args.junit)
+        junit(report.results, args.junit)
     if args.json:
         print(json.dumps([r.to_json() for r in report.results], indent=2))
     else:
@@ -312,14 +257,6 @@ def _grade_command(args: argparse.Namespace) -> int:
 def _stop(signum: int, frame: object) -> None:
     """SIGTERM handler: stop the batch the way Ctrl-C does."""
     raise KeyboardInterrupt
-
-
-def _write_junit(results: list[GradeResult], path: Path) -> None:
-    """--junit FILE; a file that cannot be written is the user's to fix, in one line."""
-    try:
-        write_junit(results, path)
-    except OSError as error:
-        raise UsageError(f"--junit {path}: {error.strerror or error}") from None
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -339,22 +276,6 @@ def _export(args: argparse.Namespace) -> int:
         print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
               "assignment's autograder")
     return EXIT_OK
-
-
-def _render(out: Path, view: str) -> list[Any]:
-    """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv).
-
-    The student view is OUT/index.html and OUT/<student>/report.html; the instructor view goes beside it, to
-    OUT/instructor/index.html and OUT/instructor/<student>/report.html, so neither overwrites the other.
-    """
-    pages = out / INSTRUCTOR_FOLDER if view == "instructor" else None
-    try:
-        if not out.is_dir():
-            return render_reports(out, view=view, pages=pages)  # its one-line error
-        with locked(out):
-            return render_reports(out, view=view, students=batch_students(out), pages=pages)
-    except ReportError as error:
-        raise UsageError(str(error)) from None
 
 
 if __name__ == "__main__":

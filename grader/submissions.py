@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .public_tests import MAX_BYTES, is_public
+
 SKIPPED_NAMES = frozenset({"conftest.py", "sitecustomize.py", "usercustomize.py", "setup.py"})
 """Python files never copied: they would configure pytest or Python rather than play War."""
 
@@ -350,8 +352,6 @@ def copy_tests_beside(folder: Path, root: Path) -> tuple[str, ...]:
 
 def _is_public_file(file: Path) -> bool:
     """One of the course's public test files (or their helpers), unchanged."""
-    from .export.public_tests import MAX_BYTES, is_public
-
     try:
         with file.open("rb") as handle:
             return is_public(handle.read(MAX_BYTES + 1))

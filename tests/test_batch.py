@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import cli, output
+from grader import cli
+from grader.batch import output
 from grader.config import load_config
-from grader.grading.batch import find_class, grade_into
+from grader.batch import find_class, grade_into
 from grader.grading.runner import SCRATCH_PREFIX, remove_abandoned_scratch
 from grader.report import html as report
 

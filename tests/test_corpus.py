@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import grade
+from grader.batch import grade
 from grader.results import CATEGORY_TITLES, read_results
 from grader.sandbox.channel import WALL_FACTOR, WALL_SLACK
 
@@ -25,8 +25,7 @@ MARKER = "WAR_CHEAT_" + "MARKER"  # spelled in two parts so this file does not c
 def graded(forget_shared_attack_key) -> Path:
     """The whole corpus graded once, two at a time, under the tighter test limits."""
     out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
-    results = grade(paths=[CORPUS], out=out, jobs=2, config_path=ROOT / "tests" / "data" / "grading-test.toml",
-                    quiet=True)
+    results = grade(paths=[CORPUS], out=out, jobs=2, config_path=ROOT / "tests" / "data" / "grading-test.toml")
     assert len(results) == len(EXPECTED)
     yield out
     shutil.rmtree(out, ignore_errors=True)
@@ -186,7 +185,7 @@ def test_grading_three_times_gives_the_same_results(graded, tmp_path):
     first = {name: read_results(graded / name / "results.json") for name in names}
     for run in range(2):
         again = grade(paths=[CORPUS / name for name in names], out=tmp_path / f"again{run}", jobs=2,
-                      config_path=ROOT / "tests" / "data" / "grading-test.toml", quiet=True)
+                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
         for result in again:
             assert result.score == first[result.student].score, result.student
             assert [t.outcome for t in result.tests] == [t.outcome for t in first[result.student].tests]
@@ -270,7 +269,7 @@ def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_count
     assert "longest = max(longest, war.cycles)" in text
     game.write_text(text.replace("longest = max(longest, war.cycles)", "longest = max(longest, min(war.cycles, 1))"))
     [again] = grade(paths=[capped], out=tmp_path / "out", jobs=1,
-                    config_path=ROOT / "tests" / "data" / "grading-test.toml", quiet=True)
+                    config_path=ROOT / "tests" / "data" / "grading-test.toml")
     lost = {test.id: test.outcome for test in again.tests if test.category == "extensions" and test.score < test.max_score}
     assert lost == {"test_extensions.py::test_longest_war_chain[3]": "failed",
                     "test_extensions.py::test_longest_war_chain[6]": "failed"}

@@ -21,7 +21,7 @@ import pytest
 from grader.cli import main
 from grader.export import classroom
 from grader.export.classroom import ExportError, export_classroom
-from grader.export.public_tests import public_digests
+from grader.public_tests import public_digests
 from isolated_venv import make_venv, pytest_only
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -343,7 +343,7 @@ def test_every_public_test_has_a_category_and_every_category_key_a_test():
 
 
 def test_the_shipped_digests_of_the_public_tests_are_current():
-    """grader/export/public_tests.json (how Part E tells the template's public tests from a student's) holds the
+    """grader/public_tests.json (how Part E tells the template's public tests from a student's) holds the
     digests of the files the export writes now: `python -m grader.export.classroom` rewrites it."""
     assert sorted(public_digests()) == classroom.current_digests()
 

@@ -216,12 +216,12 @@ def test_a_module_named_like_one_python_always_loads_is_told_to_rename(tmp_path,
 def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
     """json.py holding a correct solution scores full marks (all but Part E: it has no tests), not 0 for "your
     code has no Queue" """
-    from grader.cli import grade
+    from grader.batch import grade
 
     student = tmp_path / "alice"
     student.mkdir()
     (student / "json.py").write_text((ROOT / "tests" / "submissions" / "single_file" / "war.py").read_text())
-    [result] = grade(paths=[student], out=tmp_path / "out", jobs=1, quiet=True,
+    [result] = grade(paths=[student], out=tmp_path / "out", jobs=1,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
     assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from grader.chaffs import CHAFFS
-from grader.cli import grade
+from grader.batch import grade
 from grader.report.html import render_student_report
 from grader.results import read_results
 from grader.sandbox.isolation import UID_BLOCK, uid_block
@@ -55,7 +55,7 @@ def _sandbox_uids() -> range:
 def batch(forget_shared_attack_key) -> Path:
     """Every corpus submission with tests of its own, graded once, two at a time, under the tighter limits."""
     out = Path(tempfile.mkdtemp(prefix="war-grader-part-e-integrity-"))
-    results = grade(paths=[CORPUS / name for name in WITH_TESTS], out=out, jobs=2, config_path=CONFIG, quiet=True)
+    results = grade(paths=[CORPUS / name for name in WITH_TESTS], out=out, jobs=2, config_path=CONFIG)
     assert sorted(result.student for result in results) == WITH_TESTS
     yield out
     shutil.rmtree(out, ignore_errors=True)
@@ -165,8 +165,7 @@ def test_no_process_of_a_sandbox_uid_is_left(batch):
 
 def test_grading_an_attack_again_gives_the_same_score(batch, tmp_path):
     """Each attack, graded a second time right after the batch, gets the same score and the same Part E score"""
-    again = grade(paths=[CORPUS / name for name in ATTACKS], out=tmp_path / "again", jobs=2, config_path=CONFIG,
-                  quiet=True)
+    again = grade(paths=[CORPUS / name for name in ATTACKS], out=tmp_path / "again", jobs=2, config_path=CONFIG)
     first = {name: read_results(batch / name / "results.json") for name in ATTACKS}
     changed = {result.student: (first[result.student].score, result.score) for result in again
                if result.score != first[result.student].score}

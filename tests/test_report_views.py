@@ -65,7 +65,7 @@ def test_a_new_batch_removes_the_stale_instructor_view_but_no_result(tmp_path):
 
 def test_a_student_folder_called_instructor_from_an_older_run_is_never_removed(tmp_path):
     """start_batch removes OUT/instructor only when it holds no results.json: a student's result is never lost"""
-    from grader.output import open_output
+    from grader.batch.output import open_output
 
     out = tmp_path / "out"
     (out / "instructor").mkdir(parents=True)

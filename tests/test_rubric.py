@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from grader.chaffs import CHAFFS, Edit, chaff_sources, wheat_sources, write_package
-from grader.cli import grade, write_outputs
+from grader.batch import grade, write_outputs
 from grader.results import CATEGORY_TITLES, GradeResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def graded() -> dict[str, GradeResult]:
         write_package(sources, folder / "class" / "shuffles_from_the_os")
         for student in (folder / "class").iterdir():
             shutil.copyfile(MODEL_TESTS, student / "test_war.py")
-        results = grade(paths=[folder / "class"], out=folder / "out", jobs=2, config_path=CONFIG, quiet=True)
+        results = grade(paths=[folder / "class"], out=folder / "out", jobs=2, config_path=CONFIG)
         yield {result.student: result for result in results}
     finally:
         shutil.rmtree(folder, ignore_errors=True)

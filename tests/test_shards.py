@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from grader.cli import build_parser, main
-from grader.grading.merge import MergeError, merge_shards
-from grader.grading.shards import MANIFEST, Shard
+from grader.batch.merge import MergeError, merge_shards
+from grader.batch.shards import MANIFEST, Shard
 from grader.results import read_results
 from grader.submissions import Submission
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from grader.chaffs import CHAFFS, write_reference
-from grader.cli import grade
+from grader.batch import grade
 from grader.config import load_config
 from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, _scenario_sentence
 from grader.part_e.results import StudentTestsResult
@@ -300,7 +300,7 @@ def test_joker():
 def test_no_state_survives_from_one_implementation_to_the_next(tmp_path):
     """A test that counts its runs in files cannot tell chaffs from wheats: only the honest Joker test catches."""
     folder = submission_with_tests(tmp_path, "counter", STATEFUL)
-    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)[0]
     part_e = result.student_tests
     assert part_e is not None and part_e.status == "graded"
     caught = sorted(verdict.misconception for verdict in part_e.chaffs if verdict.caught)
@@ -328,7 +328,7 @@ def test_nothing_to_find():
     assert found == []
 '''
     folder = submission_with_tests(tmp_path, "finder", tests)
-    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)[0]
     assert result.student_tests is not None
     assert [test.valid for test in result.student_tests.tests] == [True]
 
@@ -346,7 +346,7 @@ def test_king_beats_joker():
     assert play_round(q1, q2) == "P2"
 '''
     folder = submission_with_tests(tmp_path, "wrong", tests)
-    grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)
+    grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)
     result = read_results(tmp_path / "out" / "wrong" / "results.json")
     html = render_student_report(result)
     assert "Your tests (Part E)" in html and "Missed: a Joker that loses to a King" in html
@@ -374,7 +374,7 @@ def test_joker_beats(other, tmp_path, capsys, monkeypatch):
     assert play_round(q1, q2) == "P1"
 '''
     folder = submission_with_tests(tmp_path, "fixtures", tests)
-    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)[0]
     part_e = result.student_tests
     assert part_e is not None and [test.valid for test in part_e.tests] == [True, True, True]
     assert sum(verdict.caught for verdict in part_e.chaffs) == 2
@@ -482,7 +482,7 @@ def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_
     monkeypatch.setattr("grader.grading.runner.open_student_tests", recorded)
     folder = submission_with_tests(tmp_path, "broken", JOKER)
     (folder / "starter" / "game.py").write_text("def play_game(:\n")
-    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG, quiet=True)[0]
+    result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)[0]
     assert result.outcome == "ungradable" and result.student_tests is None
     assert len(opened) == 1 and opened[0].session is not None
     assert opened[0].session.process is None and not Path(f"/proc/{pids[0]}").exists()  # killed and reaped

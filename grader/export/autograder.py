@@ -14,10 +14,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..batch import grade_submissions
 from ..config import ConfigError, load_config
-from ..grading.runner import GradingError, grade_all, open_batch, scratch_folder
+from ..grading.runner import GradingError
 from ..results import GradeResult
-from ..sandbox.isolation import SandboxError, choose_level
+from ..sandbox.isolation import SandboxError
 from ..submissions import Submission
 from .gradescope_results import write_gradescope_results
 
@@ -29,9 +30,8 @@ def grade_autograder_root(root: Path) -> GradeResult:
     """Grade ROOT/submission with ROOT/source/grading.toml; write ROOT/results/results.json unless the grader failed."""
     config_path = root / "source" / "grading.toml"
     config = load_config(config_path if config_path.is_file() else None)
-    choose_level(config.sandbox, allow_plain=config.allow_plain)
-    with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=(root / "source",)) as batch:
-        [result] = grade_all([Submission(STUDENT, root / "submission")], batch, jobs=1)
+    [result] = grade_submissions([Submission(STUDENT, root / "submission")], config, jobs=1,
+                                 secrets=(root / "source",))
     if result.outcome != "grader_fault":
         write_gradescope_results(result, root / "results" / "results.json")
     return result

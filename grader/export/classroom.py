@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..config import load_config
 from ..results import CATEGORY_TITLES
-from .public_tests import DIGESTS_FILE, content_digest
+from ..public_tests import DIGESTS_PATH, content_digest
 from .templating import render
 
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2"
@@ -230,4 +230,4 @@ def _point_at_readme(text: str, file: Path) -> str:
 
 
 if __name__ == "__main__":
-    Path(__file__).with_name(DIGESTS_FILE).write_text(json.dumps(current_digests(), indent=1) + "\n")
+    DIGESTS_PATH.write_text(json.dumps(current_digests(), indent=1) + "\n")

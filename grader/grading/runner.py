@@ -23,10 +23,9 @@ from typing import Any, Callable, Iterator
 from .. import __version__
 from ..config import Config
 from ..part_e.judge import with_student_tests
-from ..part_e.results import StudentTestsResult
 from ..part_e.runner import open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
-from ..results import GradeResult
+from ..results import GradeResult, StudentTestsResult
 from ..sandbox import uid_level
 from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_spec
 from ..sandbox.process_tree import kill_descendants

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chaffs import CHAFFS
-from ..results import CategoryScore, GradeResult, TestResult
-from .results import ChaffVerdict, OwnCoverage, ScenarioScore, StudentTest, StudentTestsResult
+from ..results import (CategoryScore, ChaffVerdict, GradeResult, OwnCoverage, ScenarioScore, StudentTest,
+                       StudentTestsResult, TestResult)
 
 CATEGORY = "student_tests"
 """The grading category of Part E (a key of grader.results.CATEGORY_TITLES)."""

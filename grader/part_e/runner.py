@@ -54,7 +54,7 @@ from ..sandbox.isolation import (
 from ..sandbox.deadlines import deadline
 from ..sandbox.process_tree import kill_group
 from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
-from .results import StudentTestsResult
+from ..results import StudentTestsResult
 
 SCRIPT = "student_tests_sandbox.py"
 """The in-sandbox script's name in the runtime (in_sandbox.py in this folder)."""

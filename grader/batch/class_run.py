@@ -1,5 +1,9 @@
-"""One `war-grader grade` run into an output folder: find the class, keep the results that still stand,
-grade the rest (each saved the moment it is graded), then rebuild grades.csv and the HTML from this batch."""
+"""A class run: find the class, keep the results that still stand, grade the rest into an output folder (each
+saved the moment it is graded), then rebuild grades.csv and the HTML from this batch; and the self-check.
+
+The Python API of grading (`grade`, `grade_run`, `grade_submissions`, `check`): the command line, bench/, the
+Gradescope autograder and the tests all call it. It prints nothing; a Listener hears the run as it goes.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,16 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
-from ..config import Config
-from ..output import OutputFolder, open_output
+from ..config import Config, load_config
+from ..grading.runner import grade_all, open_batch, scratch_folder
+from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
 from ..submissions import Submission, find_submissions, submission_hash
-from .runner import grade_all, open_batch, scratch_folder
+from .output import OutputError, OutputFolder, open_output
+from .shards import Shard, write_manifest
 
 GRADER_FILES = ("*.py", "*.toml", "*.ini", "*.html", "*.css")
 """The grader's own files whose content decides a grade (code, suites, defaults, templates)."""
@@ -40,6 +46,19 @@ class BatchReport:
 
 Progress = Callable[[GradeResult, bool], None]
 """Hears each result as it is saved, with whether it was kept from an earlier run."""
+
+
+class Listener:
+    """Hears a run as it goes (the command line's progress display); this one hears nothing."""
+
+    def skipped(self, line: str) -> None:
+        """An entry of a class folder that is not a submission, before grading starts."""
+
+    def started(self, total: int) -> None:
+        """Grading of total submissions starts (kept ones included)."""
+
+    def graded(self, result: GradeResult, kept: bool) -> None:
+        """One result, saved; kept says it was kept from an earlier run rather than graded now."""
 
 
 def settings_digest(config: Config, level: str) -> str:
@@ -113,3 +132,56 @@ def _still_standing(output: OutputFolder, submission: Submission, settings: str)
         return None
     return output.saved(submission.student, submission_hash(submission.path), settings)
 
+
+
+def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
+          timeout: float | None = None, sandbox: str | None = None, force: bool = False,
+          shard: Shard | None = None, listener: Listener | None = None) -> list[GradeResult]:
+    """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
+    the class files failed."""
+    report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
+                       sandbox=sandbox, force=force, shard=shard, listener=listener)
+    if report.write_error:
+        raise OutputError(report.write_error)
+    return report.results
+
+
+def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
+              timeout: float | None = None, sandbox: str | None = None, force: bool = False,
+              shard: Shard | None = None, listener: Listener | None = None) -> BatchReport:
+    """The grade command: find the class, tell the listener what is skipped, grade (a shard of) it into out;
+    a sharded run also writes OUT/shard.json for merge."""
+    listener = listener or Listener()
+    config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
+    submissions, skipped = find_class(paths, out)
+    for line in skipped:
+        listener.skipped(line)
+    chosen = shard.select(submissions) if shard else submissions
+    listener.started(len(chosen))
+    report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=listener.graded)
+    report.skipped = skipped
+    if shard:
+        write_manifest(out, shard, submissions)
+    return report
+
+
+def grade_submissions(submissions: list[Submission], config: Config, *, jobs: int, secrets: tuple[Path, ...] = (),
+                      listener: Listener | None = None) -> list[GradeResult]:
+    """Check the sandbox level, then grade the submissions in a scratch batch, writing no output folder."""
+    listener = listener or Listener()
+    choose_level(config.sandbox, allow_plain=config.allow_plain)
+    listener.started(len(submissions))
+    with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=secrets) as batch:
+        return grade_all(submissions, batch, jobs=jobs, on_result=lambda result: listener.graded(result, False))
+
+
+def check(*, config_path: Path | None = None, sandbox: str | None = None,
+          listener: Listener | None = None) -> tuple[GradeResult, GradeResult]:
+    """Grade the reference (must score full marks) and the starter (must score 0) through the real sandbox."""
+    config = load_config(config_path, {"sandbox.level": sandbox})
+    package_root = Path(__file__).resolve().parent.parent.parent
+    with scratch_folder() as scratch:  # the reference, with the instructor's Part E tests beside it
+        submissions = [Submission("reference", reference_with_tests(Path(scratch))),
+                       Submission("starter", package_root / "starter")]
+        reference, starter = grade_submissions(submissions, config, jobs=2, listener=listener)
+    return reference, starter

@@ -7,11 +7,20 @@ from pathlib import Path
 from typing import Any
 
 from ..results import GradeResult, read_results
+from .output import render, write_outputs
 from .shards import MANIFEST
 
 
 class MergeError(ValueError):
     """The shard outputs do not make one whole class (one missing, two alike, different classes): one line."""
+
+
+def merge(folders: list[Path], out: Path) -> list[GradeResult]:
+    """Merge the shard folders into out: every results.json, grades.csv and the student view; the results."""
+    results = merge_shards(folders)
+    write_outputs(results, out)
+    render(out, "student")
+    return results
 
 
 def merge_shards(folders: list[Path]) -> list[GradeResult]:

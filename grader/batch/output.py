@@ -19,11 +19,13 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
-from .report.input import try_load
-from .results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
-from .submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER
+from ..report.html import ReportError, render_reports
+from ..report.input import try_load
+from ..report.junit import write_junit
+from ..results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
+from ..submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER, UsageError
 
 LOCK_NAME = OUTPUT_MARKER
 """The lock file; discovery also knows a folder holding it as an output folder, never a student."""
@@ -166,3 +168,34 @@ def locked(path: Path) -> Iterator[int]:
         yield descriptor
     finally:
         os.close(descriptor)
+
+
+def write_outputs(results: list[GradeResult], out: Path) -> None:
+    """OUT/<student>/results.json for each, and OUT/grades.csv for exactly these, each written atomically."""
+    for result in results:
+        write_results(result, out / result.student / "results.json")
+    write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
+
+
+def render(out: Path, view: str) -> list[Any]:
+    """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv).
+
+    The student view is OUT/index.html and OUT/<student>/report.html; the instructor view goes beside it, to
+    OUT/instructor/index.html and OUT/instructor/<student>/report.html, so neither overwrites the other.
+    """
+    pages = out / INSTRUCTOR_FOLDER if view == "instructor" else None
+    try:
+        if not out.is_dir():
+            return render_reports(out, view=view, pages=pages)  # its one-line error
+        with locked(out):
+            return render_reports(out, view=view, students=batch_students(out), pages=pages)
+    except ReportError as error:
+        raise UsageError(str(error)) from None
+
+
+def junit(results: list[GradeResult], path: Path) -> None:
+    """JUnit XML of the results at path (--junit FILE); a file that cannot be written is a UsageError."""
+    try:
+        write_junit(results, path)
+    except OSError as error:
+        raise UsageError(f"--junit {path}: {error.strerror or error}") from None

@@ -13,9 +13,13 @@ import hashlib
 import json
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 
 DIGESTS_FILE = "public_tests.json"
 """Beside this module: a JSON list of the digests (`python -m grader.export.classroom` rewrites it)."""
+
+DIGESTS_PATH = Path(__file__).with_name(DIGESTS_FILE)
+"""Where the checkout's copy of the digests is written."""
 
 MAX_BYTES = 1 << 20
 """A file larger than this is no public test file (they are a few KiB), so it is never read whole."""
@@ -29,7 +33,7 @@ def content_digest(text: str) -> str:
 @cache
 def public_digests() -> frozenset[str]:
     """The digests of every public file, as shipped with the grader."""
-    return frozenset(json.loads(files("grader.export").joinpath(DIGESTS_FILE).read_text(encoding="utf-8")))
+    return frozenset(json.loads(files("grader").joinpath(DIGESTS_FILE).read_text(encoding="utf-8")))
 
 
 def is_public(data: bytes) -> bool:
