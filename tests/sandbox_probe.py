@@ -69,8 +69,8 @@ def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE,
         target = root / package / name
         target.write_bytes(content) if isinstance(content, bytes) else target.write_text(content)
     root.parent.chmod(0o711)
-    spec = make_spec(root=root, package=package, runtime=runtime, requested_level=level,
-                     limits=Limits(**limits), slot=7, coverage=coverage, allow_plain=True)
+    spec = make_spec(root=root, package=package, runtime=runtime, level=level,
+                     limits=Limits(**limits), slot=7, coverage=coverage)
     client = WorkerClient(spec, call_timeout=call_timeout, budget=budget, deadlines=deadlines)
     if start:
         client.start()

@@ -111,7 +111,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
             progress(result, False)
 
         if todo:
-            with guarded(), scratch_folder() as scratch, open_batch(config, Path(scratch),
+            with guarded(), scratch_folder() as scratch, open_batch(config, Path(scratch), level=level,
                                                                 secrets=(out, *(item.path for item in todo))) as batch:
                 grade_all(todo, batch, jobs=jobs, on_result=save)
         ordered = [results[submission.student] for submission in submissions]
@@ -169,9 +169,9 @@ def grade_submissions(submissions: list[Submission], config: Config, *, jobs: in
                       listener: Listener | None = None) -> list[GradeResult]:
     """Check the sandbox level, then grade the submissions in a scratch batch, writing no output folder."""
     listener = listener or Listener()
-    choose_level(config.sandbox, allow_plain=config.allow_plain)
+    level = choose_level(config.sandbox, allow_plain=config.allow_plain)
     listener.started(len(submissions))
-    with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=secrets) as batch:
+    with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=secrets, level=level) as batch:
         return grade_all(submissions, batch, jobs=jobs, on_result=lambda result: listener.graded(result, False))
 
 

@@ -143,6 +143,8 @@ class Batch:
     manifest: list[ManifestEntry]
     work: Path
     runtime: Path
+    level: str
+    """The sandbox level every run of the batch uses, chosen once when it opens."""
     servers: dict[int, SuiteServer] = field(default_factory=dict)
 
     def server(self, slot: int) -> SuiteServer:
@@ -170,22 +172,27 @@ def suite_args(config: Config) -> list[str]:
 
 
 @contextlib.contextmanager
-def open_batch(config: Config, work: Path, *, secrets: tuple[Path, ...] = ()) -> Iterator[Batch]:
+def open_batch(config: Config, work: Path, *, secrets: tuple[Path, ...] = (),
+               level: str | None = None) -> Iterator[Batch]:
     """Start the first job slot's suite server, which collects the suites and lists them (the manifest), and
     build the shared worker runtime in work; stop the servers at the end.
 
     At the uid level (no namespaces) the grader's files and secrets (more folders to hide, such as
     Gradescope's source folder) are sealed from student code first, and everything the batch writes is
-    private to root (umask 077) unless it is made for the workers (their copies, runtimes and scratch)."""
-    with _private_files(config, secrets):
-        with _opened_batch(config, work) as batch:
+    private to root (umask 077) unless it is made for the workers (their copies, runtimes and scratch).
+
+    The sandbox level is level if given (the caller chose it), else chosen now; every run of the batch uses it,
+    so that a level that stops working mid-batch is a grader fault, never another level for some students."""
+    chosen = level or choose_level(config.sandbox, allow_plain=config.allow_plain)
+    with _private_files(chosen, secrets):
+        with _opened_batch(config, work, chosen) as batch:
             yield batch
 
 
 @contextlib.contextmanager
-def _private_files(config: Config, secrets: tuple[Path, ...]) -> Iterator[None]:
+def _private_files(level: str, secrets: tuple[Path, ...]) -> Iterator[None]:
     """Seal the secrets and write nothing others can read, at the uid level; nothing at the others."""
-    if choose_level(config.sandbox, allow_plain=config.allow_plain) != "uid":
+    if level != "uid":
         yield
         return
     uid_level.seal(tuple(str(path) for path in secrets))
@@ -197,7 +204,7 @@ def _private_files(config: Config, secrets: tuple[Path, ...]) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _opened_batch(config: Config, work: Path) -> Iterator[Batch]:
+def _opened_batch(config: Config, work: Path, level: str) -> Iterator[Batch]:
     work.chmod(0o711)
     first = SuiteServer(suite_args(config))
     try:
@@ -207,7 +214,7 @@ def _opened_batch(config: Config, work: Path) -> Iterator[Batch]:
         except (OSError, ValueError) as error:
             raise GradingError(f"the hidden suites were collected but not listed ({error})") from None
         batch = Batch(config, [ManifestEntry(**entry) for entry in entries], work, make_runtime(work / "runtime"),
-                      servers={0: first})
+                      level, servers={0: first})
     except BaseException:
         first.close()
         raise
@@ -235,15 +242,15 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         # Part E's own pristine copy, taken before the suites run; without tests Part E reads nothing from it.
         part_e_root = shutil.copytree(copy.root, folder / "student-tests") if copy.tests else copy.root
         spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
-                         requested_level=batch.config.sandbox, limits=batch.config.limits, slot=slot,
-                         coverage=batch.config.coverage, allow_plain=batch.config.allow_plain)
+                         level=batch.level, limits=batch.config.limits, slot=slot,
+                         coverage=batch.config.coverage)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
         # Part E's sandbox starts now and imports pytest while the hidden suites run; it runs nothing before grade().
         student_tests = open_student_tests(
             root=part_e_root, package=copy.package, tests=copy.tests, package_files=copy.files,
             runtime=make_student_tests_runtime(batch.work / "student-tests-runtime") if copy.tests else batch.work,
-            config=batch.config, slot=slot)
+            config=batch.config, slot=slot, level=batch.level)
         try:
             recorded = _run_suites(spec.to_json(), batch, folder, slot)
             if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):

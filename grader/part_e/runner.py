@@ -45,6 +45,7 @@ from ..sandbox.isolation import (
     Limits,
     SandboxError,
     apply_limits,
+    choose_level,
     finish_runtime,
     kill_uid,
     make_spec,
@@ -141,10 +142,12 @@ def make_runtime(folder: Path) -> Path:
 
 
 def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
-                        runtime: Path, config: Config, slot: int) -> StudentTestsResult:
-    """Run and judge the tests found at root (a private copy Part E alone uses)."""
+                        runtime: Path, config: Config, slot: int, level: str | None = None) -> StudentTestsResult:
+    """Run and judge the tests found at root (a private copy Part E alone uses), at level (by default the one
+    choose_level picks for config)."""
     student_tests = open_student_tests(root=root, package=package, tests=tests, package_files=package_files,
-                                       runtime=runtime, config=config, slot=slot)
+                                       runtime=runtime, config=config, slot=slot,
+                                       level=level or choose_level(config.sandbox, allow_plain=config.allow_plain))
     try:
         return student_tests.grade()
     finally:
@@ -152,16 +155,15 @@ def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pac
 
 
 def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
-                       runtime: Path, config: Config, slot: int) -> StudentTests:
+                       runtime: Path, config: Config, slot: int, level: str) -> StudentTests:
     """Part E's sandbox for the tests found at root, started now: its start (a Python importing pytest, about
     a third of a second) overlaps whatever the caller does next, the hidden suites, until grade() is called."""
     student_tests = StudentTests(root, package, tests, package_files, config)
     if not tests:
         return student_tests
     try:
-        spec = make_spec(root=root, package=package, runtime=runtime, requested_level=config.sandbox,
-                         limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False,
-                         allow_plain=config.allow_plain)
+        spec = make_spec(root=root, package=package, runtime=runtime, level=level,
+                         limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False)
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
         student_tests.problem = f"The grader could not run your tests ({error}); ask your instructor."
         return student_tests

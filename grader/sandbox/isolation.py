@@ -490,19 +490,20 @@ def make_spec(
     root: Path,
     package: str,
     runtime: Path,
-    requested_level: str,
+    level: str,
     limits: Limits,
     slot: int,
     coverage: bool = True,
-    allow_plain: bool = False,
 ) -> SandboxSpec:
-    """Decide how one submission's worker will run: level, interpreter, uid; prepare its folders.
+    """Decide how one submission's worker will run at level (chosen once per run by choose_level): interpreter,
+    uid; prepare its folders.
 
     root's parent is the submission's own folder: the scratch (plain) and the mount point (unshare) go
     there. The copy stays root's and read-only; when the worker runs as its own uid it reads the copy
     through its group, so it can neither change the copy nor make it writable again.
     """
-    level = choose_level(requested_level, allow_plain=allow_plain)
+    if level not in LEVELS:
+        raise SandboxError(f"unknown sandbox level {level!r}")
     if os.geteuid() == 0:
         if not 0 <= slot < UID_BLOCK:
             raise SandboxError(f"at most {UID_BLOCK} job slots (got slot {slot})")
