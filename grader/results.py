@@ -281,6 +281,10 @@ class GradeResult:
     """Said when the same call gave different answers in one run (randomness not drawn from the seed); else ""."""
     student_tests: StudentTestsResult | None = None
     """Part E: the student's own tests judged against correct and buggy implementations; None if not graded."""
+    submitted_at: str = ""
+    """The submission's time (Submission.submitted_at); "" when unknown."""
+    provenance: str = ""
+    """Where the graded files came from (Submission.provenance); "" for a plain folder, zip or file."""
 
     def to_json(self) -> dict[str, Any]:
         """The results.json document: Gradescope's top-level keys, with everything else in extra_data."""
@@ -308,6 +312,8 @@ class GradeResult:
                 "telemetry": asdict(self.telemetry) if self.telemetry else None,
                 "nondeterministic": self.nondeterministic,
                 "student_tests": self.student_tests.to_json() if self.student_tests else None,
+                "submitted_at": self.submitted_at,
+                "provenance": self.provenance,
             },
         }
 
@@ -337,6 +343,8 @@ class GradeResult:
             telemetry=Telemetry(**telemetry) if telemetry else None,
             nondeterministic=extra.get("nondeterministic", ""),
             student_tests=StudentTestsResult.from_json(extra["student_tests"]) if extra.get("student_tests") else None,
+            submitted_at=extra.get("submitted_at", ""),
+            provenance=extra.get("provenance", ""),
         )
 
 

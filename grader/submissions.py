@@ -48,6 +48,12 @@ class Submission:
     """The student's name: the folder, zip or file name without its extension."""
     path: Path
     """The folder, .zip or .py file."""
+    submitted_at: str = ""
+    """When it was submitted, ISO 8601 with an offset, as its source tells (a commit, an LMS's file name,
+    Gradescope's metadata); "" when nothing tells."""
+    provenance: str = ""
+    """Where the graded files came from, one sentence for the report (the commit graded, later commits left
+    out); "" for a plain folder, zip or file."""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -326,6 +327,8 @@ def grade_all(
                 result = grade_submission(submission, batch, slot=slot, index=index)
             except Exception as error:  # noqa: BLE001 - one submission's grader fault, not the class's
                 result = _fault(submission, batch, error)
+            result = dataclasses.replace(result, submitted_at=submission.submitted_at,
+                                         provenance=submission.provenance)
         finally:
             slots.put(slot)
         if stopping.is_set():
