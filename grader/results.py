@@ -283,6 +283,8 @@ class GradeResult:
     """Part E: the student's own tests judged against correct and buggy implementations; None if not graded."""
     submitted_at: str = ""
     """The submission's time (Submission.submitted_at); "" when unknown."""
+    marked_late: bool = False
+    """Its source marked it late without saying when (Submission.marked_late)."""
     provenance: str = ""
     """Where the graded files came from (Submission.provenance); "" for a plain folder, zip or file."""
 
@@ -313,6 +315,7 @@ class GradeResult:
                 "nondeterministic": self.nondeterministic,
                 "student_tests": self.student_tests.to_json() if self.student_tests else None,
                 "submitted_at": self.submitted_at,
+                "marked_late": self.marked_late,
                 "provenance": self.provenance,
             },
         }
@@ -344,6 +347,7 @@ class GradeResult:
             nondeterministic=extra.get("nondeterministic", ""),
             student_tests=StudentTestsResult.from_json(extra["student_tests"]) if extra.get("student_tests") else None,
             submitted_at=extra.get("submitted_at", ""),
+            marked_late=extra.get("marked_late", False),
             provenance=extra.get("provenance", ""),
         )
 

@@ -51,6 +51,8 @@ class Submission:
     submitted_at: str = ""
     """When it was submitted, ISO 8601 with an offset, as its source tells (a commit, an LMS's file name,
     Gradescope's metadata); "" when nothing tells."""
+    marked_late: bool = False
+    """Its source marks it late without saying when (Canvas's _LATE_ in a bulk download's file names)."""
     provenance: str = ""
     """Where the graded files came from, one sentence for the report (the commit graded, later commits left
     out); "" for a plain folder, zip or file."""

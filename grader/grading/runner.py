@@ -328,7 +328,7 @@ def grade_all(
             except Exception as error:  # noqa: BLE001 - one submission's grader fault, not the class's
                 result = _fault(submission, batch, error)
             result = dataclasses.replace(result, submitted_at=submission.submitted_at,
-                                         provenance=submission.provenance)
+                                         marked_late=submission.marked_late, provenance=submission.provenance)
         finally:
             slots.put(slot)
         if stopping.is_set():
