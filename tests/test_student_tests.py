@@ -16,7 +16,7 @@ from grader.chaffs import CHAFFS, write_reference
 from grader.batch import grade
 from grader.config import load_config
 from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, _scenario_sentence
-from grader.part_e.results import StudentTestsResult
+from grader.results import StudentTestsResult
 from grader.part_e import runner
 from grader.part_e.runner import TimeLimits, checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
