@@ -288,6 +288,15 @@ def test_a_roster_saved_by_a_spreadsheet_with_a_byte_order_mark_reads(tmp_path):
     assert (student.name, student.section, student.line) == ("Smith, Al", "S1", 2)
 
 
+def test_empty_cells_a_spreadsheet_leaves_after_the_last_column_are_ignored(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("id,name,email,github,section,,\n1,A,a@x.edu,,,,\n", encoding="utf-8")
+    assert [student.id for student in read_roster(path).students] == ["1"]
+    path.write_text(HEADER + "1,A,a@x.edu,,,extra\n", encoding="utf-8")
+    with pytest.raises(RosterError, match="line 2: 6 fields, not 5"):
+        read_roster(path)
+
+
 def test_duplicates_are_refused_before_anything_is_written(tmp_path):
     with pytest.raises(RosterError):
         export_grades(make_out(tmp_path / "out", [result("a", 1)]), "canvas",

@@ -49,7 +49,8 @@ CANVAS_POINTS_ROW = "Points Possible"
 """The first cell of the row giving each assignment's points."""
 
 MOODLE_COLUMNS = ("Full name", "ID number", "Email address")
-"""The identity columns of the Moodle CSV (named as Moodle's own export names them), before the grade's."""
+"""The identity columns of the Moodle CSV, before the grade's (ID number and Email address as Moodle's own export
+names them; the name is for people, the import maps one of the other two)."""
 
 TOOL_NAMES = {"canvas": "Canvas", "moodle": "Moodle", "csv": "per-test"}
 

@@ -106,7 +106,7 @@ def read_roster(path: Path) -> Roster:
         raise RosterError(f"--roster {path}: cannot read it ({error.strerror or error})") from None
     reader = csv.reader(text.splitlines())
     try:
-        rows = [(reader.line_num, row) for row in reader]
+        rows = [(reader.line_num, _trimmed(row)) for row in reader]
     except csv.Error as error:
         raise RosterError(f"{path}, line {reader.line_num}: not CSV ({error})") from None
     wanted = ",".join(HEADER)
@@ -143,6 +143,13 @@ def read_roster(path: Path) -> Roster:
     if not students:
         raise RosterError(f"{path}: no students under the header; add one line per student ({wanted})")
     return Roster(path, students)
+
+
+def _trimmed(row: list[str]) -> list[str]:
+    """A row without the empty cells a spreadsheet may leave after the last column (`a,b,c,d,e,,`)."""
+    while len(row) > len(HEADER) and not row[-1].strip():
+        row = row[:-1]
+    return row
 
 
 def match(results: list[GradeResult], roster: Roster) -> Matching:
