@@ -15,6 +15,7 @@ from .batch import (INSTRUCTOR_FOLDER, Listener, MergeError, OutputError, Shard,
                     render)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
+from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
 from .grading.runner import GradingError
 from .results import CATEGORY_TITLES, GradeResult
@@ -140,8 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     merge_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
     merge_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
 
-    export_parser = commands.add_parser("export", help="write a GitHub Classroom template or a Gradescope autograder",
-                                        description="Package the assignment for the platform the class lives on.")
+    export_parser = commands.add_parser("export", help="write a GitHub Classroom template, a Gradescope autograder "
+                                        "or grades for Canvas, Moodle or a spreadsheet",
+                                        description="Package the assignment for the platform the class lives on, "
+                                        "or its grades for the gradebook.")
     targets = export_parser.add_subparsers(dest="target", required=True, metavar="TARGET")
     classroom_parser = targets.add_parser("classroom", help="a GitHub Classroom template repository",
                                           description="Write a template repository: the starter package, "
@@ -156,6 +159,18 @@ def build_parser() -> argparse.ArgumentParser:
                                            "run_autograder, the grader as a bundled wheel and your settings.")
     gradescope_parser.add_argument("zip", type=Path, metavar="FILE.zip", help="the zip to write")
     gradescope_parser.add_argument("--config", type=Path, help="your grading.toml (default: the built-in settings)")
+    grades_parser = targets.add_parser("grades", help="a graded batch as Canvas's or Moodle's import CSV, or "
+                                       "per test", description="Write the grades of OUT's last batch as Canvas's "
+                                       "gradebook import CSV, Moodle's grade import CSV or a per-test CSV, mapping "
+                                       "submissions to the students of a roster; the summary names submissions "
+                                       "without a student and students without a submission (exported with 0).")
+    grades_parser.add_argument("out", type=Path, metavar="OUT", help="the --out folder of `war-grader grade`")
+    grades_parser.add_argument("--format", required=True, choices=FORMATS, help="canvas, moodle or csv (per test)")
+    grades_parser.add_argument("--roster", type=Path, metavar="FILE", help="a CSV id,name,email,github,section "
+                               "(needed for canvas and moodle)")
+    grades_parser.add_argument("--to", type=Path, metavar="FILE", help="write there (default: standard output)")
+    grades_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, metavar="NAME",
+                               help=f"the gradebook column's name (default {DEFAULT_ASSIGNMENT})")
     return parser
 
 
@@ -260,7 +275,9 @@ def _stop(signum: int, frame: object) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    """export classroom DIR / export gradescope FILE.zip, with a line saying what was written."""
+    """export classroom DIR / gradescope FILE.zip / grades OUT, with a line saying what was written."""
+    if args.target == "grades":
+        return _export_grades(args)
     try:
         if args.target == "classroom":
             steps = export_classroom(args.folder, config_path=args.config)
@@ -275,6 +292,19 @@ def _export(args: argparse.Namespace) -> int:
     else:
         print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
               "assignment's autograder")
+    return EXIT_OK
+
+
+def _export_grades(args: argparse.Namespace) -> int:
+    """export grades OUT: the CSV to --to (summary on stdout) or to stdout (summary on stderr)."""
+    export = export_grades(args.out, args.format, roster_path=args.roster, assignment=args.assignment)
+    if args.to is not None:
+        write_export(export, args.to, args.out)
+        print(printable("\n".join(gradebook_summary(export, str(args.to)))))
+    else:
+        sys.stdout.write(export.text)
+        sys.stdout.flush()
+        print(printable("\n".join(gradebook_summary(export, "standard output"))), file=sys.stderr)
     return EXIT_OK
 
 
