@@ -232,9 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "export":
             return _export(args)
         if args.command == "report":
-            written = render(args.out, args.view, reveal=revealed(load_config(args.config)))
+            reveal = args.view == "student" and revealed(load_config(args.config))
+            written = render(args.out, args.view, reveal=reveal)
             where = args.out / INSTRUCTOR_FOLDER if args.view == "instructor" else args.out
-            print(f"rendered {len(written)} pages of the {args.view} view in {where}/")
+            print(f"rendered {len(written)} pages of the {args.view} view in {where}/"
+                  + (" (hidden tests revealed: the [reveal] date has passed)" if reveal else ""))
             return EXIT_OK
     except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
