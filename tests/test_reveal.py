@@ -206,3 +206,17 @@ def test_gradescope_gets_each_hidden_test_in_full_under_a_visibility_it_lifts_la
         assert "Replay it" in failed["output"] and "SECRET-REPLAY" in failed["output"]
     assert all(entry["visibility"] != "hidden" or "SECRET" not in entry["output"] for entry in plain["tests"])
     assert gradescope_results(result, reveal_after="") == plain
+
+
+def test_setting_a_reveal_date_regrades_once_and_moving_it_does_not(tmp_path):
+    """The settings digest (what a kept result must match) sees whether [reveal] is set, which decides whether
+    hidden replay lines are kept, but not the date itself"""
+    from grader.batch.class_run import settings_digest
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    plain = load_config(FAST, environ={})
+    early = load_config(settings(first, DATE), environ={})
+    late = load_config(settings(second, "2027-01-10T00:00Z"), environ={})
+    assert settings_digest(early, "bwrap") == settings_digest(late, "bwrap") != settings_digest(plain, "bwrap")

@@ -2,8 +2,8 @@
 and the class files (grades.csv, index.html, the report pages) rebuilt from exactly one batch's students.
 
 At every moment the files agree with one another: a student's old report.html goes before the new
-results.json comes (atomically), and grades.csv and index.html are removed when a batch starts and written
-only when it ends, from the same results.
+results.json comes (atomically), and grades.csv, index.html and changes.csv are removed when a batch starts and
+written only when it ends, from the same results (changes.csv only by a batch that regraded someone).
 """
 
 from __future__ import annotations
