@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, Listener, MergeError, OutputError, Shard, check, grade_run, junit, merge,
-                    render)
-from .config import ConfigError
+from .batch import (INSTRUCTOR_FOLDER, BatchReport, Listener, MergeError, OutputError, Shard, check, grade_run, junit,
+                    merge_run, render)
+from .config import ConfigError, load_config
 from .export.classroom import ExportError, export_classroom
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
 from .grading.runner import GradingError
 from .results import CATEGORY_TITLES, GradeResult
+from .reveal import revealed
 from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
 from .submissions import UsageError
 
@@ -93,6 +94,18 @@ def summary(results: list[GradeResult], out: Path, *, kept: int = 0) -> str:
     return printable("\n".join(lines))
 
 
+def changes_line(report: BatchReport, out: Path) -> str:
+    """What a regrade moved, in one line ending in a newline (pointing at OUT/changes.csv); "" if it regraded no
+    one graded before."""
+    if not report.regraded:
+        return ""
+    if not report.changes:
+        return (f"no score changed: {report.regraded} student{'s' * (report.regraded != 1)} regraded "
+                f"(see {out}/changes.csv)\n")
+    count = len(report.changes)
+    return printable(f"{count} score{'s' * (count != 1)} changed: see {out}/changes.csv") + "\n"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """war-grader's arguments."""
     parser = argparse.ArgumentParser(prog="war-grader", description="Grade War assignments against hidden suites, "
@@ -132,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
                                         "the results.json files, without regrading.")
     report_parser.add_argument("out", type=Path, metavar="OUT")
     report_parser.add_argument("--view", choices=("student", "instructor"), default="student")
+    report_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
+                               "the student view shows hidden tests in full")
 
     merge_parser = commands.add_parser("merge", help="combine the outputs of `grade --shard i/n` runs",
                                        description="Combine the --out folders of every shard of one class into one "
@@ -140,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     merge_parser.add_argument("--out", type=Path, default=Path("reports"), help="merged folder (default reports)")
     merge_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
     merge_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    merge_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
+                              "the student view shows hidden tests in full")
 
     export_parser = commands.add_parser("export", help="write a GitHub Classroom template, a Gradescope autograder "
                                         "or grades for Canvas, Moodle or a spreadsheet",
@@ -217,17 +234,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
         if args.command == "merge":
-            results = merge(args.shards, args.out)
+            merged = merge_run(args.shards, args.out, reveal=revealed(load_config(args.config)))
+            results = merged.results
             if args.junit:
                 junit(results, args.junit)
-            print(json.dumps([r.to_json() for r in results], indent=2) if args.json else summary(results, args.out))
+            if args.json:
+                print(json.dumps([r.to_json() for r in results], indent=2))
+            else:
+                print(summary(results, args.out))
+                print(changes_line(merged, args.out), end="")
             return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
         if args.command == "export":
             return _export(args)
         if args.command == "report":
-            written = render(args.out, args.view)
+            reveal = args.view == "student" and revealed(load_config(args.config))
+            written = render(args.out, args.view, reveal=reveal)
             where = args.out / INSTRUCTOR_FOLDER if args.view == "instructor" else args.out
-            print(f"rendered {len(written)} pages of the {args.view} view in {where}/")
+            print(f"rendered {len(written)} pages of the {args.view} view in {where}/"
+                  + (" (hidden tests revealed: the [reveal] date has passed)" if reveal else ""))
             return EXIT_OK
     except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
@@ -262,6 +286,7 @@ def _grade_command(args: argparse.Namespace) -> int:
         print(json.dumps([r.to_json() for r in report.results], indent=2))
     else:
         print(summary(report.results, args.out, kept=report.kept))
+        print(changes_line(report, args.out), end="")
     if report.write_error:
         print(printable(f"war-grader: {report.write_error}; every results.json is saved, run the same command "
                         "again to rebuild the rest"), file=sys.stderr)

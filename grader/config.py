@@ -6,6 +6,7 @@ import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -77,6 +78,11 @@ SETTINGS: tuple[Setting, ...] = (
             "code could read the hidden suites and the reference"),
     Setting("visibility", "hidden", list, "test ids or patterns hidden from students",
             lambda v: all(isinstance(item, str) for item in v), "a list of strings"),
+    Setting("reveal", "after", str, "when the student view starts showing hidden tests in full (inputs and replay "
+            "lines): an ISO 8601 date with an offset, \"due\" for the [late] section's due date, or \"\" for never",
+            lambda v: v in ("", "due") or aware_moment(v) is not None,
+            'an ISO 8601 date and time with an offset, e.g. "2026-12-15T09:00-05:00", or "due" (the [late] '
+            'due date), or "" (never)'),
 )
 """Every setting war-grader reads."""
 
@@ -97,6 +103,8 @@ class Config:
     deadline_multiple: float = 20.0
     deadline_floor: float = 0.5
     allow_plain: bool = False
+    reveal_after: str = ""
+    """[reveal] after as written: "" (never), "due" or an ISO 8601 date with an offset (grader/reveal.py reads it)."""
     sources: dict[str, str] = field(default_factory=dict)
     """Where each setting's value came from (for messages)."""
 
@@ -154,8 +162,19 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         deadline_multiple=values["limits.deadline_multiple"],
         deadline_floor=values["limits.deadline_floor"],
         allow_plain=values["sandbox.allow_plain"],
+        reveal_after=values["reveal.after"].strip(),
         sources=sources,
     )
+
+
+def aware_moment(text: str) -> datetime | None:
+    """An ISO 8601 date and time with a UTC offset ("2026-12-01T23:59-05:00", "…Z"), or None: a date without an
+    offset would mean a different moment on every grading machine."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None and moment.utcoffset() is not None else None
 
 
 def _read_toml(text: str, origin: str) -> dict[str, Any]:

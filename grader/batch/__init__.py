@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from .class_run import (BatchReport, Listener, check, find_class, grade, grade_into, grade_run,
                         grade_submissions)
-from .merge import MergeError, merge, merge_shards
+from .changes import Change
+from .merge import MergeError, merge, merge_run, merge_shards
 from .output import INSTRUCTOR_FOLDER, OutputError, grades_csv, junit, render, write_outputs
 from .shards import Shard
 
-__all__ = ["BatchReport", "INSTRUCTOR_FOLDER", "Listener", "MergeError", "OutputError", "Shard", "check",
+__all__ = ["BatchReport", "Change", "INSTRUCTOR_FOLDER", "Listener", "MergeError", "OutputError", "Shard", "check",
            "find_class", "grade", "grade_into", "grade_run", "grade_submissions", "grades_csv", "junit", "merge",
-           "merge_shards", "render", "write_outputs"]
+           "merge_run", "merge_shards", "render", "write_outputs"]

@@ -11,8 +11,9 @@ import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from .. import __version__
 from ..config import Config, load_config
@@ -20,9 +21,11 @@ from ..grading.runner import grade_all, open_batch, scratch_folder
 from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
+from ..reveal import reveal_date, revealed
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
 from ..submissions import Submission, find_submissions, submission_hash
+from .changes import Change, Journal, previous, write_changes
 from .output import OutputError, OutputFolder, open_output
 from .shards import Shard, write_manifest
 
@@ -42,6 +45,12 @@ class BatchReport:
     """One line per entry of a class folder that is not a submission."""
     write_error: str = ""
     """Why grades.csv or the HTML could not be written (the results.json files are saved); "" if they were."""
+    changes: list[Change] = field(default_factory=list)
+    """The students whose score this regrade moved, in batch order (OUT/changes.csv)."""
+    regraded: int = 0
+    """How many of this batch's students were regraded over an earlier result (0: no changes.csv written)."""
+    revealed: bool = False
+    """Whether the student view was rendered with hidden tests in full ([reveal] after has passed)."""
 
 
 Progress = Callable[[GradeResult, bool], None]
@@ -65,6 +74,7 @@ def settings_digest(config: Config, level: str) -> str:
     """What a result depends on besides the submission: settings, sandbox level, the grader's own files."""
     digest = hashlib.sha256()
     settings = {key: value for key, value in dataclasses.asdict(config).items() if key != "sources"}
+    settings["reveal_after"] = bool(config.reveal_after)  # whether hidden replay lines are kept, not the date
     digest.update(json.dumps({"settings": settings, "level": level, "version": __version__},
                              sort_keys=True, default=str).encode())
     package = Path(__file__).resolve().parent.parent
@@ -82,21 +92,29 @@ def find_class(paths: list[Path], out: Path) -> tuple[list[Submission], list[str
 
 
 def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs: int, force: bool = False,
-               progress: Progress = lambda result, kept: None) -> BatchReport:
-    """Grade submissions into out: checked and locked first, results kept unless --force, class files last."""
+               progress: Progress = lambda result, kept: None, now: datetime | None = None) -> BatchReport:
+    """Grade submissions into out: checked and locked first, results kept unless --force, class files last;
+    a regrade that moves scores writes OUT/changes.csv. `now` decides the reveal ([reveal]; default: now)."""
+    reveal = revealed(config, now)
     with open_output(out, students=len(submissions)) as output:
         level = choose_level(config.sandbox, allow_plain=config.allow_plain)
         settings = settings_digest(config, level)
         output.start_batch()
         results: dict[str, GradeResult] = {}
         todo: list[Submission] = []
+        befores: dict[str, dict[str, Any]] = {}
         for submission in submissions:
             kept = None if force else _still_standing(output, submission, settings)
             if kept is None:
                 todo.append(submission)
+                before = previous(out, submission.student) if output.has_saved(submission.student) else None
+                if before is not None:
+                    befores[submission.student] = before
             else:
                 results[submission.student] = kept
                 progress(kept, True)
+        journal = Journal(out)
+        journal.record(befores)  # before any result is replaced, so a stopped run loses no score before
 
         rendered: set[str] = set()
 
@@ -104,7 +122,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
             output.save(result, settings)
             results[result.student] = result
             try:  # now, in the grading thread, rather than all at the end on one core
-                write_student_report(out, result, view="student")
+                write_student_report(out, result, view="student", reveal=reveal)
                 rendered.add(result.student)
             except (OSError, ReportError):
                 pass  # written with the others at the end, where a failure is reported
@@ -115,10 +133,15 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                                                                 secrets=(out, *(item.path for item in todo))) as batch:
                 grade_all(todo, batch, jobs=jobs, on_result=save)
         ordered = [results[submission.student] for submission in submissions]
-        report = BatchReport(ordered, kept=len(submissions) - len(todo))
+        report = BatchReport(ordered, kept=len(submissions) - len(todo), revealed=reveal)
         try:
             output.finish(ordered)
-            render_results(out, ordered, view="student", rendered=frozenset(rendered))
+            report.regraded = journal.regraded(ordered)
+            if report.regraded:
+                report.changes = journal.changes(ordered)
+                write_changes(out, report.changes)
+            journal.settle(ordered)
+            render_results(out, ordered, view="student", rendered=frozenset(rendered), reveal=reveal)
         except OSError as error:
             report.write_error = f"cannot write {getattr(error, 'filename', None) or out}: {error.strerror or error}"
         except ReportError as error:
@@ -153,6 +176,7 @@ def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | No
     a sharded run also writes OUT/shard.json for merge."""
     listener = listener or Listener()
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
+    reveal_date(config)  # "due" without a due date: refused before anything is graded
     submissions, skipped = find_class(paths, out)
     for line in skipped:
         listener.skipped(line)

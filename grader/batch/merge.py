@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
+from ..report.html import CHANGES
 from ..results import GradeResult, read_results
+from .changes import Change, diff, previous, read_changes, write_changes
+from .class_run import BatchReport
 from .output import render, write_outputs
 from .shards import MANIFEST
 
@@ -15,12 +19,45 @@ class MergeError(ValueError):
     """The shard outputs do not make one whole class (one missing, two alike, different classes): one line."""
 
 
-def merge(folders: list[Path], out: Path) -> list[GradeResult]:
+def merge(folders: list[Path], out: Path, *, reveal: bool = False) -> list[GradeResult]:
     """Merge the shard folders into out: every results.json, grades.csv and the student view; the results."""
+    return merge_run(folders, out, reveal=reveal).results
+
+
+def merge_run(folders: list[Path], out: Path, *, reveal: bool = False) -> BatchReport:
+    """Merge the shard folders into out, and OUT/changes.csv for the scores that moved.
+
+    A student's change is counted once: against the result out already held for them (the class's last merged
+    grading), else as the changes.csv of the shard that graded them says (a shard folder kept between runs).
+    out gets a changes.csv when either held an earlier result for someone, and loses an old one otherwise.
+    `reveal` renders the student view with hidden tests in full ([reveal] after has passed).
+    """
     results = merge_shards(folders)
+    befores = {result.student: before for result in results
+               if (before := previous(out, result.student)) is not None}
+    by_shard: dict[str, list[str]] = {}
+    for folder in folders:
+        by_shard.update(read_changes(folder / CHANGES))
+    changes: list[Change] = []
+    regraded = 0
+    for result in results:
+        if result.student in befores:
+            regraded += 1
+            change = diff(befores[result.student], result)
+            if change is not None:
+                changes.append(change)
+        elif result.student in by_shard:
+            regraded += 1
+            _, was, now, rules = by_shard[result.student]
+            changes.append(Change(result.student, float(was), float(now), [rules] if rules else []))
     write_outputs(results, out)
-    render(out, "student")
-    return results
+    if regraded:
+        write_changes(out, changes)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            (out / CHANGES).unlink()
+    render(out, "student", reveal=reveal)
+    return BatchReport(results, changes=changes, regraded=regraded, revealed=reveal)
 
 
 def merge_shards(folders: list[Path]) -> list[GradeResult]:

@@ -2,8 +2,8 @@
 and the class files (grades.csv, index.html, the report pages) rebuilt from exactly one batch's students.
 
 At every moment the files agree with one another: a student's old report.html goes before the new
-results.json comes (atomically), and grades.csv and index.html are removed when a batch starts and written
-only when it ends, from the same results.
+results.json comes (atomically), and grades.csv, index.html and changes.csv are removed when a batch starts and
+written only when it ends, from the same results (changes.csv only by a batch that regraded someone).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from ..submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER, UsageError
 LOCK_NAME = OUTPUT_MARKER
 """The lock file; discovery also knows a folder holding it as an output folder, never a student."""
 
-CLASS_FILES = ("grades.csv", "index.html")
-"""The files that describe the whole batch."""
+CLASS_FILES = ("grades.csv", "index.html", "changes.csv")
+"""The files that describe the whole batch (changes.csv: the scores its regrade moved, written only by one)."""
 
 MIN_FREE_BYTES = 16 * 2**20
 """Free space wanted in --out before grading starts, besides PER_STUDENT_BYTES for each student."""
@@ -177,18 +177,19 @@ def write_outputs(results: list[GradeResult], out: Path) -> None:
     write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
 
 
-def render(out: Path, view: str) -> list[Any]:
+def render(out: Path, view: str, *, reveal: bool = False) -> list[Any]:
     """The HTML reports of the last batch written to out (every results.json in it, without a grades.csv).
 
     The student view is OUT/index.html and OUT/<student>/report.html; the instructor view goes beside it, to
     OUT/instructor/index.html and OUT/instructor/<student>/report.html, so neither overwrites the other.
+    `reveal` shows the student view's hidden tests in full ([reveal] after has passed).
     """
     pages = out / INSTRUCTOR_FOLDER if view == "instructor" else None
     try:
         if not out.is_dir():
-            return render_reports(out, view=view, pages=pages)  # its one-line error
+            return render_reports(out, view=view, pages=pages, reveal=reveal)  # its one-line error
         with locked(out):
-            return render_reports(out, view=view, students=batch_students(out), pages=pages)
+            return render_reports(out, view=view, students=batch_students(out), pages=pages, reveal=reveal)
     except ReportError as error:
         raise UsageError(str(error)) from None
 

@@ -33,7 +33,7 @@ def grade_autograder_root(root: Path) -> GradeResult:
     [result] = grade_submissions([Submission(STUDENT, root / "submission")], config, jobs=1,
                                  secrets=(root / "source",))
     if result.outcome != "grader_fault":
-        write_gradescope_results(result, root / "results" / "results.json")
+        write_gradescope_results(result, root / "results" / "results.json", reveal_after=config.reveal_after)
     return result
 
 

@@ -7,6 +7,12 @@ its points and outcome), never their names or inputs; their full entries move to
 which students never see. Part E's scenarios list each buggy version caught or missed, and the top-level
 output the categories' points and each of the student's own tests with the reason an invalid one does not
 count. Text from a submission goes into code blocks or is escaped, so it cannot shape the page.
+
+With [reveal] set, each hidden test also gets its full entry (what a visible failure shows, replay lines
+included) under a visibility Gradescope itself lifts later, since results.json is written once, at submission
+time: "after_due_date" for `after = "due"` (Gradescope's due date for the assignment), "after_published" for a
+date of its own (Gradescope cannot wait for a date; the instructor publishes grades once it has passed). These
+entries carry no score, so the total and the rule entries are unchanged.
 """
 
 from __future__ import annotations
@@ -29,8 +35,13 @@ _SPECIAL = re.compile(r"([\\`*_\[\]<>#+!|~])")
 """Characters Markdown could read as markup (emphasis, code, links, HTML, headings, lists, tables)."""
 
 
-def gradescope_results(result: GradeResult) -> dict[str, Any]:
-    """The results.json document for Gradescope: the grader's own, with outputs a student can read."""
+REVEALED_VISIBILITY = {"due": "after_due_date"}
+"""Gradescope's visibility for a hidden test's revealed entry, by [reveal] after; any date: "after_published"."""
+
+
+def gradescope_results(result: GradeResult, *, reveal_after: str = "") -> dict[str, Any]:
+    """The results.json document for Gradescope: the grader's own, with outputs a student can read; with
+    reveal_after ([reveal] after), each hidden test's full entry too, shown by Gradescope only later."""
     data = result.to_json()
     order: list[dict[str, Any] | tuple[str, str]] = []
     hidden: list[dict[str, Any]] = []
@@ -51,6 +62,9 @@ def gradescope_results(result: GradeResult) -> dict[str, Any]:
         order.append(entry)
     data["tests"] = [_hidden_entry(item[0], item[1], groups[item]) if isinstance(item, tuple) else item
                      for item in order]
+    if reveal_after:
+        visibility = REVEALED_VISIBILITY.get(reveal_after, "after_published")
+        data["tests"] += [_revealed_entry(test, visibility) for test in result.tests if test.hidden]
     data["output"] = _summary(result)
     data["output_format"] = MARKDOWN
     if hidden:
@@ -58,9 +72,9 @@ def gradescope_results(result: GradeResult) -> dict[str, Any]:
     return data
 
 
-def write_gradescope_results(result: GradeResult, path: Path) -> None:
+def write_gradescope_results(result: GradeResult, path: Path, *, reveal_after: str = "") -> None:
     """Write the Gradescope document atomically, as results.json."""
-    text = json.dumps(gradescope_results(result), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(gradescope_results(result, reveal_after=reveal_after), indent=2, ensure_ascii=False) + "\n"
     write_atomically(path, text.encode("utf-8", errors="replace"))
 
 
@@ -111,6 +125,16 @@ def _hidden_entry(category: str, rule: str, tests: list[TestResult]) -> dict[str
     return {"name": name, "score": round(sum(test.score for test in tests), 4),
             "max_score": round(sum(test.max_score for test in tests), 4), "status": "passed" if passed else "failed",
             "output": "\n\n".join(lines), "output_format": MARKDOWN, "tags": [category], "visibility": "visible"}
+
+
+def _revealed_entry(test: TestResult, visibility: str) -> dict[str, Any]:
+    """A hidden test in full, as a visible one is shown, for Gradescope to show after the due date or publication;
+    no score (its points are already in its rule's entry)."""
+    title = CATEGORY_TITLES.get(test.category, test.category)
+    output = _test_output(test) if test.outcome != "passed" or test.output else ""
+    return {"name": f"{title}: {test.name} (hidden test, revealed)",
+            "status": "passed" if test.outcome in ("passed", "excused") else "failed",
+            "output": output, "output_format": MARKDOWN, "tags": [test.category], "visibility": visibility}
 
 
 def _scenario_verdicts(result: GradeResult) -> dict[str, list[str]]:

@@ -105,7 +105,8 @@ def score(
             output="",
             duration=float(seen.get("duration", 0.0)),
             rule=entry.rule,
-            reproduction="" if hidden or passed else str(seen.get("reproduction", ""))[:4000],
+            reproduction="" if (hidden and not config.reveal_after) or passed
+            else str(seen.get("reproduction", ""))[:4000],  # a hidden test's only to be revealed ([reveal])
             follows_from=excused.get(entry.id, ""),
             plays=tuple(key for key in seen.get("plays") or () if type(key) is str) if not passed else (),
             diagnosis=str(seen.get("diagnosis") or "")[:300] if not passed else "",

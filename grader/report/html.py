@@ -8,6 +8,7 @@ numbers and text; the markup lives in grader/report/templates/.
 from __future__ import annotations
 
 import functools
+import os
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -21,6 +22,9 @@ from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, wri
 from .charts import category_bars, game_comparison, histogram
 from .input import try_load
 from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
+
+CHANGES = "changes.csv"
+"""OUT/changes.csv, written by a regrade that moved scores (grader/batch/changes.py); the index links it."""
 
 VIEWS = ("student", "instructor")
 """student hides the names and details of hidden tests; instructor shows everything."""
@@ -45,12 +49,13 @@ class UnreadableResults(ReportError):
 
 
 def render_reports(out: Path, *, view: str = "student", students: list[str] | None = None,
-                   pages: Path | None = None) -> list[Path]:
+                   pages: Path | None = None, reveal: bool = False) -> list[Path]:
     """Re-render PAGES/<student>/report.html and PAGES/index.html from the saved results.json files alone.
 
     `students` names the folders to use (the last batch, as grades.csv lists it); None means every
     <student>/results.json in OUT. `pages` is where the pages go (default OUT itself; the instructor view
-    goes to OUT/instructor so the students' pages stay). Returns the pages written. A results.json that cannot be read is
+    goes to OUT/instructor so the students' pages stay). `reveal` shows the student view's hidden tests in full
+    (the reveal date has passed). Returns the pages written. A results.json that cannot be read is
     skipped, listed in the index as "results unreadable", and reported by raising UnreadableResults after
     everything else is written.
     """
@@ -76,8 +81,9 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
             unreadable.append((path, problem))
         else:
             page = path.parent if pages is None else pages / path.parent.name
-            written.append(_write(page / "report.html", render_student_report(result, view=view)))
-    index = _write((pages or out) / "index.html", _render_overview(rows, view=view))
+            written.append(_write(page / "report.html", render_student_report(result, view=view, reveal=reveal)))
+    index = _write((pages or out) / "index.html",
+                   _render_overview(rows, view=view, changes=changes_link(out, pages or out), revealed=reveal))
     written.append(index)
     if unreadable:
         path, problem = unreadable[0]
@@ -89,25 +95,40 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
 
 
 def render_results(out: Path, results: list[GradeResult], *, view: str = "student",
-                   rendered: frozenset[str] = frozenset()) -> list[Path]:
+                   rendered: frozenset[str] = frozenset(), reveal: bool = False) -> list[Path]:
     """OUT/<student>/report.html for each of these results (but the students in rendered, whose page was
-    written as they were graded) and OUT/index.html for exactly them (one batch)."""
+    written as they were graded) and OUT/index.html for exactly them (one batch), linking OUT/changes.csv if
+    there is one."""
     _check_view(view)
-    written = [write_student_report(out, result, view=view) for result in results
+    written = [write_student_report(out, result, view=view, reveal=reveal) for result in results
                if result.student not in rendered]
-    written.append(_write(out / "index.html", render_class_overview(results, view=view)))
+    written.append(_write(out / "index.html", render_class_overview(results, view=view, revealed=reveal,
+                                                                    changes=changes_link(out, out))))
     return written
 
 
-def write_student_report(out: Path, result: GradeResult, *, view: str = "student") -> Path:
+def changes_link(out: Path, pages: Path) -> str | None:
+    """The link from the index in pages to OUT/changes.csv (what the last regrade moved), None without one."""
+    if not (out / CHANGES).is_file():
+        return None
+    return "./" + quote(os.path.relpath(out / CHANGES, pages))
+
+
+def write_student_report(out: Path, result: GradeResult, *, view: str = "student", reveal: bool = False) -> Path:
     """OUT/<student>/report.html for one result, written atomically."""
-    return _write(out / result.student / "report.html", render_student_report(result, view=view))
+    return _write(out / result.student / "report.html", render_student_report(result, view=view, reveal=reveal))
 
 
-def render_student_report(result: GradeResult, *, view: str = "student") -> str:
-    """One student's report.html: header, category scores with their tests, coverage and the telemetry plot."""
+def render_student_report(result: GradeResult, *, view: str = "student", reveal: bool = False) -> str:
+    """One student's report.html: header, category scores with their tests, coverage and the telemetry plot.
+
+    `reveal` (the student view once the reveal date has passed) shows the hidden tests as the instructor view
+    does: names, sentences, expected beside actual, what was raised and the lines that replay them; never the
+    whole captured output, the test ids or their timings, which stay the instructor's.
+    """
     _check_view(view)
     instructor = view == "instructor"
+    shows_hidden = instructor or reveal
     return (
         _environment()
         .get_template("report.html")
@@ -115,9 +136,10 @@ def render_student_report(result: GradeResult, *, view: str = "student") -> str:
             result=result,
             view=view,
             instructor=instructor,
+            revealed=reveal and not instructor,
             total_percent=percent(result.score, result.max_score),
-            categories=category_views(result, instructor=instructor),
-            losses=losses(result, instructor=instructor) if result.outcome == "graded" else [],
+            categories=category_views(result, instructor=shows_hidden),
+            losses=losses(result, instructor=shows_hidden) if result.outcome == "graded" else [],
             files=[file_view(file) for file in result.coverage],
             game=game_comparison(result.telemetry) if result.telemetry else None,
             telemetry=result.telemetry,
@@ -127,10 +149,13 @@ def render_student_report(result: GradeResult, *, view: str = "student") -> str:
     )
 
 
-def render_class_overview(results: list[GradeResult], *, view: str = "student") -> str:
-    """OUT/index.html for these results: a table linking to each <student>/report.html, and the class's charts."""
+def render_class_overview(results: list[GradeResult], *, view: str = "student", changes: str | None = None,
+                          revealed: bool = False) -> str:
+    """OUT/index.html for these results: a table linking to each <student>/report.html, and the class's charts;
+    `changes` is the link to changes.csv, if the batch moved scores; `revealed` says the reports show hidden tests."""
     _check_view(view)
-    return _render_overview([_Entry(folder=result.student, result=result, problem="") for result in results], view=view)
+    return _render_overview([_Entry(folder=result.student, result=result, problem="") for result in results],
+                            view=view, changes=changes, revealed=revealed)
 
 
 def load_result(path: Path) -> GradeResult:
@@ -189,7 +214,7 @@ class OverviewRow:
     """One per column of the table, None where the result has no such category."""
 
 
-def _render_overview(entries: list[_Entry], *, view: str) -> str:
+def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = None, revealed: bool = False) -> str:
     """The class overview for these entries."""
     columns = list(CATEGORY_TITLES)
     for entry in entries:
@@ -219,6 +244,8 @@ def _render_overview(entries: list[_Entry], *, view: str) -> str:
         missed_chaffs=chaffs,
         graded_count=len(graded),
         view=view,
+        changes=changes,
+        revealed=revealed,
         rows=rows,
         columns=[(column, CATEGORY_TITLES.get(column, column)) for column in columns],
         counts={outcome: sum(row.outcome == outcome for row in rows) for outcome in (*OUTCOMES, "unreadable")},

@@ -1,0 +1,56 @@
+"""Reveal after the deadline: from grading.toml's [reveal] after, the moment the student view starts showing
+hidden tests in full (their inputs and the lines that replay them), as the instructor view does.
+
+The one place that reads the setting: a date of its own, or "due", the [late] section's due date.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from .config import Config, ConfigError, aware_moment
+
+
+def reveal_date(config: Config) -> datetime | None:
+    """When hidden tests are revealed, or None for never; ConfigError in one line if "due" names no due date."""
+    after = config.reveal_after
+    if not after:
+        return None
+    if after != "due":
+        moment = aware_moment(after)
+        if moment is None:  # load_config refuses it first; a Config built by hand gets the same sentence
+            raise ConfigError(f"reveal.after = {after!r} from {_origin(config)} must be an ISO 8601 date and time "
+                              'with an offset, e.g. "2026-12-15T09:00-05:00"')
+        return moment
+    due = _due(getattr(config, "late", None))
+    if due is None:
+        raise ConfigError(f'reveal.after = "due" from {_origin(config)}, but no [late] due date is set: add '
+                          '`due = "2026-12-01T23:59-05:00"` under [late], or give reveal.after a date of its own')
+    return due
+
+
+def revealed(config: Config, now: datetime | None = None) -> bool:
+    """Whether the student view shows hidden tests in full at `now` (default: this moment): the date has come."""
+    date = reveal_date(config)
+    if date is None:
+        return False
+    moment = now if now is not None else datetime.now(UTC)
+    if moment.tzinfo is None:
+        raise ValueError("now must carry a UTC offset")
+    return moment >= date
+
+
+def _due(late: Any) -> datetime | None:
+    """The [late] section's due date (a datetime or its ISO 8601 text), or None if there is none."""
+    due = getattr(late, "due", None) if late is not None else None
+    if isinstance(due, datetime):
+        return due if due.tzinfo is not None else None
+    if isinstance(due, str) and due.strip():
+        return aware_moment(due)
+    return None
+
+
+def _origin(config: Config) -> str:
+    """Where reveal.after came from, for the message."""
+    return config.sources.get("reveal.after", "the settings")
