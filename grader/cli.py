@@ -11,15 +11,12 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, Listener, MergeError, OutputError, Shard, check, grade_run, junit, merge,
-                    render)
+from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, GradingError, Listener, MergeError, OutputError,
+                    SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge, render)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.gradescope import export_gradescope
-from .grading.runner import GradingError
 from .results import CATEGORY_TITLES, GradeResult
-from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
-from .submissions import UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 """0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
@@ -188,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             reference, starter = check(config_path=args.config, sandbox=args.sandbox,
                                        listener=Progress(quiet=args.json))
-            ok = reference.score == reference.max_score and starter.score == 0 and reference.outcome == "graded"
+            ok = check_passed(reference, starter)
             if args.json:
                 print(json.dumps({"reference": reference.score, "starter": starter.score,
                                   "max_score": reference.max_score, "ok": ok}))
