@@ -3,11 +3,11 @@ resolve_war, played by the grader's own loop, leave other queues, and that round
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from grader.grading import expected, reproduction
 from grader.grading.checks import show
-from grader.grading.harness import Student
+from grader.grading.harness import RoundOutcome, Student
 from grader.sandbox.channel import StudentProblem
 from reference import JOKER, card_value
 
@@ -62,19 +62,8 @@ def explain_round(student: Student, deck: list[str], max_rounds: int, number: in
     cards = (p1[0], p2[0]) if p1 and p2 else ()
     rank_rules = [{"category": "joker_dominance"}, {"category": "normal_rounds"}] if JOKER in cards and \
         len(set(cards)) == 2 else [{"category": "normal_rounds"}, {"category": "joker_dominance"}]
-
-    def differs(trusted: bool) -> str:
-        try:
-            got = student.play_round(p1, p2, trusted=trusted)
-        except StudentProblem as problem:
-            return problem.sentence
-        if got.result != want.result or got.p1 != want.p1 or got.p2 != want.p2:
-            return f"play_round returns {show(got.result)} where the reference returns {show(want.result)}" \
-                if got.result != want.result else "play_round leaves other queues than the reference"
-        return ""
-
     where = f"round {number}"
-    problem = differs(False)
+    problem = _differs(lambda: student.play_round(p1, p2, trusted=False), want, "play_round")
     if problem:
         return f"{where} already differs when played alone: {problem}", rank_rules, lines
     if type(want.result) is not tuple:
@@ -82,18 +71,7 @@ def explain_round(student: Student, deck: list[str], max_rounds: int, number: in
     _, c1, c2 = want.result
     war = expected.resolve_war(want.p1, want.p2, c1, c2)
     war_lines = reproduction.war_call(want.p1, want.p2, c1, c2, result=war.result, after=(war.p1, war.p2))
-
-    def war_differs(trusted: bool) -> str:
-        try:
-            got = student.resolve_war(want.p1, want.p2, c1, c2, trusted=trusted)
-        except StudentProblem as problem:
-            return problem.sentence
-        if got.result != war.result or got.p1 != war.p1 or got.p2 != war.p2:
-            return f"resolve_war returns {show(got.result)} where the reference returns {show(war.result)}" \
-                if got.result != war.result else "resolve_war leaves other queues than the reference"
-        return ""
-
-    problem = war_differs(False)
+    problem = _differs(lambda: student.resolve_war(want.p1, want.p2, c1, c2, trusted=False), war, "resolve_war")
     if not problem:
         return "", [], lines
     short = _someone_runs_short(want.p1, want.p2)
@@ -101,6 +79,19 @@ def explain_round(student: Student, deck: list[str], max_rounds: int, number: in
         [{"category": "forced_war"}, {"category": "exhaustion"}]
     return (f"{where} (a war after {c1!r} tied with {c2!r}) already differs when played alone: {problem}",
             war_rules + rank_rules, war_lines)
+
+
+def _differs(call: Callable[[], RoundOutcome], want: RoundOutcome, name: str) -> str:
+    """Why the student's call (of play_round or resolve_war: name) does not leave the reference's outcome want,
+    in a few words; "" when it does."""
+    try:
+        got = call()
+    except StudentProblem as problem:
+        return problem.sentence
+    if got.result != want.result or got.p1 != want.p1 or got.p2 != want.p2:
+        return f"{name} returns {show(got.result)} where the reference returns {show(want.result)}" \
+            if got.result != want.result else f"{name} leaves other queues than the reference"
+    return ""
 
 
 def _someone_runs_short(p1: list[str], p2: list[str], face_down: int = 3) -> bool:
