@@ -11,17 +11,14 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, BatchReport, Listener, MergeError, OutputError, Shard, check, grade_run, junit,
-                    merge_run, render)
-from .config import ConfigError, load_config
+from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, Listener, MergeError,
+                    OutputError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
+                    render, reveal_set)
+from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
-from .grading.runner import GradingError
 from .results import CATEGORY_TITLES, GradeResult
-from .reveal import revealed
-from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
-from .submissions import UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 """0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
@@ -220,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             reference, starter = check(config_path=args.config, sandbox=args.sandbox,
                                        listener=Progress(quiet=args.json))
-            ok = reference.score == reference.max_score and starter.score == 0 and reference.outcome == "graded"
+            ok = check_passed(reference, starter)
             if args.json:
                 print(json.dumps({"reference": reference.score, "starter": starter.score,
                                   "max_score": reference.max_score, "ok": ok}))
@@ -234,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
         if args.command == "merge":
-            merged = merge_run(args.shards, args.out, reveal=revealed(load_config(args.config)))
+            merged = merge_run(args.shards, args.out, reveal=reveal_set(args.config))
             results = merged.results
             if args.junit:
                 junit(results, args.junit)
@@ -247,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "export":
             return _export(args)
         if args.command == "report":
-            reveal = args.view == "student" and revealed(load_config(args.config))
+            reveal = args.view == "student" and reveal_set(args.config)
             written = render(args.out, args.view, reveal=reveal)
             where = args.out / INSTRUCTOR_FOLDER if args.view == "instructor" else args.out
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/"

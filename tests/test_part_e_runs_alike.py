@@ -167,6 +167,10 @@ def zygote(monkeypatch):
     import sys
 
     monkeypatch.syspath_prepend(str(ROOT / "grader" / "sandbox"))
+    # It sets os.environ and sys.path for the sandbox's process; give both back, or later pytest runs that this
+    # process starts load no plugins ("Unknown config option: timeout").
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     spec = importlib.util.spec_from_file_location("e17_in_sandbox", ROOT / "grader" / "part_e" / "in_sandbox.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

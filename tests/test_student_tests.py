@@ -15,7 +15,7 @@ import pytest
 from grader.chaffs import CHAFFS, write_reference
 from grader.batch import grade
 from grader.config import load_config
-from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, _scenario_sentence
+from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, scenario_sentence
 from grader.results import StudentTestsResult
 from grader.part_e import runner
 from grader.part_e.runner import TimeLimits, checked_outcome, grade_student_tests, make_runtime
@@ -599,7 +599,7 @@ def test_a_flip_on_a_wheat_zeroes_part_e_and_names_a_correct_implementation():
     assert result.untrusted.startswith("count passed on one run of a correct implementation and failed on another "
                                        "run of the same implementation: ")
     assert sum(s.score for s in result.scenarios) == 0
-    assert all(_scenario_sentence(scenario, result) == result.untrusted for scenario in result.scenarios)
+    assert all(scenario_sentence(scenario, result) == result.untrusted for scenario in result.scenarios)
 
 
 def test_the_worked_example_says_it_passes_only_when_it_did():

@@ -209,3 +209,8 @@ def check(*, config_path: Path | None = None, sandbox: str | None = None,
                        Submission("starter", package_root / "starter")]
         reference, starter = grade_submissions(submissions, config, jobs=2, listener=listener)
     return reference, starter
+
+
+def check_passed(reference: GradeResult, starter: GradeResult) -> bool:
+    """The self-check's verdict on check's two results: the reference graded with full marks, the starter 0."""
+    return reference.score == reference.max_score and starter.score == 0 and reference.outcome == "graded"

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..config import load_config
 from ..report.html import ReportError, render_reports
 from ..report.input import try_load
 from ..report.junit import write_junit
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
+from ..reveal import revealed
 from ..submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER, UsageError
 
 LOCK_NAME = OUTPUT_MARKER
@@ -175,6 +177,11 @@ def write_outputs(results: list[GradeResult], out: Path) -> None:
     for result in results:
         write_results(result, out / result.student / "results.json")
     write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
+
+
+def reveal_set(config_path: Path | None) -> bool:
+    """Whether the settings at config_path (the defaults if None) reveal hidden tests now ([reveal] after)."""
+    return revealed(load_config(config_path))
 
 
 def render(out: Path, view: str, *, reveal: bool = False) -> list[Any]:

@@ -23,14 +23,13 @@ from typing import Any, Callable, Iterator
 
 from .. import __version__
 from ..config import Config
-from ..part_e.judge import with_student_tests
-from ..part_e.runner import open_student_tests
+from ..part_e.runner import StudentTests, open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
 from ..results import GradeResult, StudentTestsResult
 from ..sandbox import uid_level
 from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_spec
 from ..sandbox.process_tree import kill_descendants
-from ..submissions import Submission, SubmissionError, prepare, submission_hash
+from ..submissions import PreparedCopy, Submission, SubmissionError, prepare, submission_hash
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
 from .scoring import ManifestEntry, score
 
@@ -226,7 +225,8 @@ def _opened_batch(config: Config, work: Path, level: str) -> Iterator[Batch]:
 
 
 def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: int) -> GradeResult:
-    """Grade one submission: private copy, trusted pytest run, score. Never raises for the student's faults."""
+    """Grade one submission: private copy, the hidden suites with Part E's start overlapping them, then Part E,
+    then the score. Never raises for the student's faults."""
     started = time.monotonic()
     folder = batch.work / f"sub-{index:05d}"
     folder.mkdir(mode=0o711)
@@ -247,17 +247,10 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
                          coverage=batch.config.coverage)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
-        # Part E's sandbox starts now and imports pytest while the hidden suites run; it runs nothing before grade().
-        student_tests = open_student_tests(
-            root=part_e_root, package=copy.package, tests=copy.tests, package_files=copy.files,
-            runtime=make_student_tests_runtime(batch.work / "student-tests-runtime") if copy.tests else batch.work,
-            config=batch.config, slot=slot, level=batch.level)
+        student_tests = _start_part_e(copy, part_e_root, batch, slot)
         try:
             recorded = _run_suites(spec.to_json(), batch, folder, slot)
-            if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
-                part_e_started = time.monotonic()
-                part_e = student_tests.grade()
-                part_e_seconds = time.monotonic() - part_e_started
+            part_e, part_e_seconds = _finish_part_e(student_tests, recorded)
         finally:
             student_tests.close()
             folder.chmod(0o700)  # no later worker reaches this student's copies (at the uid and plain levels)
@@ -268,14 +261,34 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         problem = ("grader_fault", str(error))
         prepared = time.monotonic()
     finished = time.monotonic()
-    result = score(
+    return score(
         student=submission.student, manifest=batch.manifest, config=batch.config, recorded=recorded,
         problem=problem, sha256=sha, sources=files, sandbox=sandbox_level, sandbox_warning=warning,
         graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__,
         timings={"prepare": round(prepared - started, 3), "tests": round(finished - prepared, 3),
                  "student_tests": round(part_e_seconds, 3), "total": round(finished - started, 3)},
+        student_tests=part_e,
     )
-    return with_student_tests(result, part_e, batch.config.points.get("student_tests", 0.0))
+
+
+def _start_part_e(copy: PreparedCopy, root: Path, batch: Batch, slot: int) -> StudentTests:
+    """Start Part E's sandbox before the hidden suites run, so that its start (a Python importing pytest, about a
+    third of a second) overlaps their run instead of following it; it runs nothing until _finish_part_e."""
+    return open_student_tests(
+        root=root, package=copy.package, tests=copy.tests, package_files=copy.files,
+        runtime=make_student_tests_runtime(batch.work / "student-tests-runtime") if copy.tests else batch.work,
+        config=batch.config, slot=slot, level=batch.level)
+
+
+def _finish_part_e(student_tests: StudentTests,
+                   recorded: dict[str, Any] | None) -> tuple[StudentTestsResult | None, float]:
+    """Part E graded in its already started sandbox, once the hidden suites have graded the submission (None when
+    they did not: an ungradable submission or a grader fault earns nothing in Part E), with the seconds it took."""
+    if not isinstance(recorded, dict) or recorded.get("ungradable") or recorded.get("grader_fault"):
+        return None, 0.0
+    started = time.monotonic()
+    result = student_tests.grade()
+    return result, time.monotonic() - started
 
 
 def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:

@@ -1,4 +1,5 @@
-"""Turning what the trusted process recorded into points: only for the expected tests, only from its record."""
+"""Turning what was recorded into points: the hidden suites' tests (only the expected ones, only from the trusted
+process's record) and Part E's scenarios (from its judge), then every category's total and the grand total, once."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from ..results import (
     Difference,
     ExceptionInfo,
     GradeResult,
+    ScenarioScore,
+    StudentTestsResult,
     Telemetry,
     TestResult,
 )
+from ..part_e.judge import CATEGORY as PART_E, SCENARIOS, scenario_sentence
 from .statements import executed_statements
 
 
@@ -70,8 +74,10 @@ def score(
     graded_at: str,
     version: str,
     timings: dict[str, float],
+    student_tests: StudentTestsResult | None = None,
 ) -> GradeResult:
-    """The GradeResult for one submission. A test without a recorded pass scores nothing."""
+    """The GradeResult for one submission: the hidden tests, then Part E's scenarios when its tests were judged
+    (student_tests), each category's total and the grand total. A test without a recorded pass scores nothing."""
     outcome, reason = problem if problem[0] else ("graded", "")
     if not outcome or outcome == "graded":
         if recorded is None:
@@ -111,6 +117,8 @@ def score(
             plays=tuple(key for key in seen.get("plays") or () if type(key) is str) if not passed else (),
             diagnosis=str(seen.get("diagnosis") or "")[:300] if not passed else "",
         ))
+    if student_tests is not None:
+        tests.extend(part_e_tests(student_tests, config.points.get(PART_E, 0.0)))
     categories = [
         CategoryScore(category, title,
                       round(sum(t.score for t in tests if t.category == category), 2),
@@ -139,7 +147,30 @@ def score(
         coverage=_coverage(recorded.get("coverage", {}), sources),
         telemetry=_telemetry(recorded.get("telemetry")),
         nondeterministic=str(recorded.get("nondeterministic", ""))[:500],
+        student_tests=student_tests,
     )
+
+
+PART_E_RULE = "Part E: your tests pass on every correct implementation and fail on buggy ones."
+"""The rule of every Part E row."""
+
+
+def part_e_tests(part_e: StudentTestsResult, points: float) -> list[TestResult]:
+    """Part E's rows, one per scenario with the score its judge gave it, in Part E's category (points: the
+    category's; a scenario's share of it when no scenario was judged, as for a submission without tests)."""
+    scenarios = part_e.scenarios or [ScenarioScore(scenario, title, 0, 0, 0.0, round(points / len(SCENARIOS), 4))
+                                     for scenario, (title, _) in SCENARIOS.items()]
+    return [TestResult(
+        id=f"part_e::{scenario.id}",
+        name=f"Your tests: {scenario.title}",
+        category=PART_E,
+        score=scenario.score,
+        max_score=scenario.max_score,
+        outcome="passed" if scenario.total and scenario.caught == scenario.total else "failed",
+        hidden=False,
+        sentence=scenario_sentence(scenario, part_e),
+        rule=PART_E_RULE,
+    ) for scenario in scenarios]
 
 
 def category_diagnosis(tests: list[TestResult]) -> str:

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chaffs import CHAFFS
-from ..results import (CategoryScore, ChaffVerdict, GradeResult, OwnCoverage, ScenarioScore, StudentTest,
-                       StudentTestsResult, TestResult)
+from ..results import ChaffVerdict, OwnCoverage, ScenarioScore, StudentTest, StudentTestsResult
 
 CATEGORY = "student_tests"
 """The grading category of Part E (a key of grader.results.CATEGORY_TITLES)."""
@@ -271,36 +270,8 @@ def _statement_lines(text: str) -> set[int]:
     return lines
 
 
-def with_student_tests(result: GradeResult, part_e: StudentTestsResult | None, points: float) -> GradeResult:
-    """The result with Part E's scenario scores as tests of its own category, and the totals redone."""
-    import dataclasses  # noqa: PLC0415
-
-    if part_e is None:
-        return result
-    scenarios = part_e.scenarios or [ScenarioScore(scenario, title, 0, 0, 0.0, round(points / len(SCENARIOS), 4))
-                                     for scenario, (title, _) in SCENARIOS.items()]
-    tests = [TestResult(
-        id=f"part_e::{scenario.id}",
-        name=f"Your tests: {scenario.title}",
-        category=CATEGORY,
-        score=scenario.score,
-        max_score=scenario.max_score,
-        outcome="passed" if scenario.total and scenario.caught == scenario.total else "failed",
-        hidden=False,
-        sentence=_scenario_sentence(scenario, part_e),
-        rule="Part E: your tests pass on every correct implementation and fail on buggy ones.",
-    ) for scenario in scenarios]
-    earned = round(sum(test.score for test in tests), 2)
-    categories = [dataclasses.replace(category, score=earned) if category.id == CATEGORY else category
-                  for category in result.categories]
-    if not any(category.id == CATEGORY for category in categories):  # pragma: no cover - CATEGORY_TITLES has it
-        categories.append(CategoryScore(CATEGORY, "Your tests (Part E)", earned, round(points, 2)))
-    return dataclasses.replace(result, tests=[*result.tests, *tests], categories=categories,
-                               score=round(sum(category.score for category in categories), 2),
-                               student_tests=part_e)
-
-
-def _scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> str:
+def scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> str:
+    """The sentence of one scenario's row in the report: what stopped Part E, the flip, or the bugs missed."""
     if part_e.status != "graded":
         return part_e.note or "No tests of yours were found, so none could catch a bug."
     if part_e.untrusted:

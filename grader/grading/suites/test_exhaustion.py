@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.grading.suites.common import check_war_outcome
+from grader.grading.suites.rounds import check_war_outcome
 
 pytestmark = pytest.mark.category("exhaustion")
 

@@ -12,7 +12,8 @@ import pytest
 
 from grader.grading import expected
 from grader.grading.checks import Mismatch, expect, show
-from grader.grading.suites.common import GAME_UNITS, attribute_game_failure, check_game_field, repair
+from grader.grading.suites.games import attribute_game_failure, check_game_field
+from grader.grading.suites.repairs import GAME_UNITS, repair
 from grader.sandbox.channel import StudentProblem, StudentRaised
 from reference import make_deck, shuffle
 

@@ -13,7 +13,9 @@ import pytest
 
 from grader.grading import reproduction
 from grader.grading.checks import Mismatch, expect, expect_cards
-from grader.grading.suites.common import check_war, diagnose, war_candidates, with_structures
+from grader.grading.suites.diagnosis import diagnose, war_candidates
+from grader.grading.suites.repairs import with_structures
+from grader.grading.suites.rounds import check_war
 
 pytestmark = pytest.mark.category("forced_war")
 

@@ -14,14 +14,9 @@ import pytest
 
 from grader.grading import expected, reproduction
 from grader.grading.checks import Mismatch, decode, expect, expect_cards, expect_value, show
-from grader.grading.suites.common import (
-    REPLAY_UNITS,
-    check_game,
-    explain_round,
-    first_divergent_round,
-    repair,
-    with_structures,
-)
+from grader.grading.suites.divergence import explain_round, first_divergent_round
+from grader.grading.suites.games import check_game
+from grader.grading.suites.repairs import REPLAY_UNITS, repair, with_structures
 from grader.sandbox.channel import StudentProblem
 from reference import make_deck
 

@@ -10,7 +10,8 @@ import pytest
 from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, expect, expect_cards, expect_value
 from grader.grading.harness import RoundOutcome
-from grader.grading.suites.common import any_order, diagnose, name_jokerless, name_values, with_structures
+from grader.grading.suites.diagnosis import any_order, diagnose, name_jokerless, name_values
+from grader.grading.suites.repairs import with_structures
 from grader.sandbox.channel import StudentRaised
 from reference import JOKER, RANKS
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from grader.grading.checks import Mismatch, expect, expect_value
-from grader.grading.suites.common import check_round, name_values
+from grader.grading.suites.diagnosis import name_values
+from grader.grading.suites.rounds import check_round
 from reference import RANKS
 
 pytestmark = pytest.mark.category("normal_rounds")

@@ -1,0 +1,68 @@
+"""One scoring path: the hidden suites' tests and Part E's scenarios add up into their categories and the grand
+total in grading/scoring.py, the same way."""
+
+from __future__ import annotations
+
+from grader.config import load_config
+from grader.grading.scoring import ManifestEntry, score
+from grader.results import CATEGORY_TITLES, ChaffVerdict, ScenarioScore, StudentTestsResult
+
+MANIFEST = [
+    ManifestEntry("test_forced_war.py::test_a", "A", "forced_war", 1.0),
+    ManifestEntry("test_forced_war.py::test_b", "B", "forced_war", 1.0),
+]
+
+
+def scored(recorded: dict, student_tests: StudentTestsResult | None):
+    """The GradeResult of a submission whose first forced-war test passed (the second failed)."""
+    return score(student="alice", manifest=MANIFEST, config=load_config(), recorded=recorded, problem=("", ""),
+                 sha256="", sources={}, sandbox="plain", sandbox_warning="", graded_at="", version="0",
+                 timings={}, student_tests=student_tests)
+
+
+RECORDED = {"tests": {"test_forced_war.py::test_a": {"outcome": "passed"},
+                      "test_forced_war.py::test_b": {"outcome": "failed", "sentence": "wrong pile"}}}
+
+
+def test_part_e_scenarios_count_in_their_category_and_the_total_like_hidden_tests():
+    """Each scenario is a row of the student_tests category; every category and the total are sums of rows."""
+    config = load_config()
+    share = config.points["student_tests"] / 4
+    scenarios = [ScenarioScore("jokers", "Jokers", 2, 2, share, share),
+                 ScenarioScore("forced_war", "Forced war", 1, 2, share / 2, share),
+                 ScenarioScore("exhaustion", "Exhaustion", 0, 1, 0.0, share),
+                 ScenarioScore("full_game", "Full game", 0, 1, 0.0, share)]
+    part_e = StudentTestsResult("graded", chaffs=[ChaffVerdict("forced_war", "a missed bug", False, [])],
+                                scenarios=scenarios)
+    result = scored(RECORDED, part_e)
+    rows = [test for test in result.tests if test.category == "student_tests"]
+    assert [test.id for test in rows] == [f"part_e::{s.id}" for s in scenarios]
+    assert [test.outcome for test in rows] == ["passed", "failed", "failed", "failed"]
+    assert "Missed: a missed bug." in rows[1].sentence
+    categories = {category.id: category for category in result.categories}
+    assert list(categories) == list(CATEGORY_TITLES)
+    assert categories["student_tests"].score == round(1.5 * share, 2)
+    assert categories["student_tests"].max_score == config.points["student_tests"]
+    assert categories["forced_war"].score == round(config.points["forced_war"] / 2, 2)
+    assert result.score == round(sum(category.score for category in result.categories), 2)
+    assert result.max_score == round(sum(config.points.values()), 2)
+    assert result.student_tests is part_e
+
+
+def test_without_part_e_its_category_scores_nothing_and_has_no_rows():
+    """A submission whose tests were not judged (None) keeps Part E's points in the maximum and earns none."""
+    result = scored(RECORDED, None)
+    categories = {category.id: category for category in result.categories}
+    assert categories["student_tests"].score == 0
+    assert not [test for test in result.tests if test.category == "student_tests"]
+    assert result.score == categories["forced_war"].score and result.student_tests is None
+
+
+def test_tests_not_found_give_four_empty_scenario_rows_with_the_note():
+    """No tests found: one row per scenario, each worth its share and scoring 0, saying why."""
+    part_e = StudentTestsResult("no_tests", "No test files were found.")
+    result = scored(RECORDED, part_e)
+    rows = [test for test in result.tests if test.category == "student_tests"]
+    share = round(load_config().points["student_tests"] / 4, 4)
+    assert [(test.score, test.max_score, test.sentence) for test in rows] == [
+        (0.0, share, "No test files were found.")] * 4
