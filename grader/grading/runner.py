@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from .. import __version__
 from ..config import Config
+from ..hidden import secret_roots
 from ..part_e.judge import with_student_tests
 from ..part_e.runner import open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
@@ -32,6 +33,7 @@ from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_s
 from ..sandbox.process_tree import kill_descendants
 from ..submissions import Submission, SubmissionError, prepare, submission_hash
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
+from .run_settings import RunSettings
 from .scoring import ManifestEntry, score
 
 SUITES = Path(__file__).with_name("suites")
@@ -169,7 +171,7 @@ class Batch:
 
 def suite_args(config: Config) -> list[str]:
     """The suite servers' pytest arguments: pytest-timeout's backstop above the longest call's deadline."""
-    return pytest_args(f"--timeout={config.game_timeout * 2 + 30:g}")
+    return pytest_args(f"--timeout={config.times.pytest_backstop:g}")
 
 
 @contextlib.contextmanager
@@ -196,7 +198,7 @@ def _private_files(level: str, secrets: tuple[Path, ...]) -> Iterator[None]:
     if level != "uid":
         yield
         return
-    uid_level.seal(tuple(str(path) for path in secrets))
+    uid_level.seal((*secret_roots(), *(str(path) for path in secrets)))
     previous = os.umask(0o077)
     try:
         yield
@@ -243,7 +245,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         # Part E's own pristine copy, taken before the suites run; without tests Part E reads nothing from it.
         part_e_root = shutil.copytree(copy.root, folder / "student-tests") if copy.tests else copy.root
         spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
-                         level=batch.level, limits=batch.config.limits, slot=slot,
+                         level=batch.level, limits=batch.config.limits, slot=slot, hidden=secret_roots(),
                          coverage=batch.config.coverage)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
@@ -253,7 +255,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
             runtime=make_student_tests_runtime(batch.work / "student-tests-runtime") if copy.tests else batch.work,
             config=batch.config, slot=slot, level=batch.level)
         try:
-            recorded = _run_suites(spec.to_json(), batch, folder, slot)
+            recorded = _run_suites(RunSettings(spec, batch.config.times), batch, folder, slot)
             if isinstance(recorded, dict) and not recorded.get("ungradable") and not recorded.get("grader_fault"):
                 part_e_started = time.monotonic()
                 part_e = student_tests.grade()
@@ -278,19 +280,13 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     return with_student_tests(result, part_e, batch.config.points.get("student_tests", 0.0))
 
 
-def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
+def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
     """Run the hidden suites in a trusted pytest process; what its plugin recorded, or None if it died."""
-    settings = folder / "settings.json"
+    path = folder / "settings.json"
     results = folder / "recorded.json"
-    config = batch.config
-    settings.write_text(json.dumps({"spec": spec, "call_timeout": config.call_timeout,
-                                    "game_timeout": config.game_timeout, "budget": config.submission_timeout,
-                                    "max_timeouts": config.max_timeouts,
-                                    "deadline_multiple": config.deadline_multiple,
-                                    "deadline_floor": config.deadline_floor}))
-    whole = config.submission_timeout + 20 * len(batch.manifest) + 120
-    env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)})
-    if batch.server(slot).run(env, whole) is None:
+    settings.write(path)
+    env = pytest_env(**{SPEC_VARIABLE: str(path), RESULTS_VARIABLE: str(results)})
+    if batch.server(slot).run(env, settings.times.suite_run_seconds(len(batch.manifest))) is None:
         return None
     try:
         recorded = json.loads(results.read_text())

@@ -1,6 +1,6 @@
 """A trusted process that runs one pytest session over the hidden suites for a whole job slot: it imports and
 collects the suites once, then forks a run of the collected tests for each submission. Start-up, collection
-and the reference's timings (grader.sandbox.deadlines) are paid per job slot instead of per student.
+and the reference's timings (grader.grading.deadlines) are paid per job slot instead of per student.
 
 Started as `python -I -m grader.grading.suite_server <pytest arguments>`. Protocol on stdin/stdout, one JSON
 object per line: the server says {"ready": true} once the suites are collected (or {"ready": false,
@@ -19,8 +19,7 @@ from typing import IO, Any
 
 import pytest
 
-from ..sandbox import deadlines
-from . import expected, harness
+from . import deadlines, expected, harness
 
 
 class Serve:

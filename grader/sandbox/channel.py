@@ -8,9 +8,10 @@ import re
 import selectors
 import signal
 import subprocess
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol
 
-from ..results import CATEGORY_TITLES
+from ..limits import TimeLimits
 from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
@@ -44,6 +45,25 @@ class Deadlines(Protocol):
     """Per-call deadlines: how many seconds a call may be charged, at most ceiling."""
 
     def limit(self, op: str, args: dict[str, Any], ceiling: float, *, encoded: str | None = None) -> float: ...
+
+
+def _operation_name(op: str, args: dict[str, Any]) -> str:
+    return op
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the channel's sentences call things, from the side that knows the assignment (the sandbox does not):
+    the code a request ran (grader/grading/calls.py) and the grading categories by their titles."""
+
+    call_name: Callable[[str, dict[str, Any]], str] = _operation_name
+    """What the student would call the code a request ran (by default the operation's own name)."""
+    category_titles: Mapping[str, str] = field(default_factory=dict)
+    """Each category's title, by its key (by default the key itself)."""
+
+
+HELLO = "hello"
+"""The request that imports the submission in a new worker (the channel's own, not a call of the suites')."""
 
 
 class StudentProblem(Exception):
@@ -92,18 +112,21 @@ class GraderFault(Exception):
 class WorkerClient:
     """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
 
-    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5,
-                 deadlines: Deadlines | None = None, max_crashes: int | None = None) -> None:
+    def __init__(self, spec: SandboxSpec, *, times: TimeLimits, deadlines: Deadlines | None = None,
+                 max_crashes: int | None = None, words: Vocabulary = Vocabulary()) -> None:
         self.spec = spec
-        self.call_timeout = call_timeout
+        self.words = words
+        self.times = times
+        """The run's time limits: call_timeout caps a call given no ceiling, max_timeouts, the budget."""
+        self.call_timeout = times.call_timeout
         self.deadlines = deadlines
         """Where per-call deadlines come from (the reference's own time); None: call_timeout for every call."""
         self.imported = False
         """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
         self.last_charged = 0.0
-        self.max_timeouts = max_timeouts
+        self.max_timeouts = times.max_timeouts
         self.timeouts: dict[str, int] = {}
-        self.max_crashes = max_timeouts if max_crashes is None else max_crashes
+        self.max_crashes = times.max_timeouts if max_crashes is None else max_crashes
         self.crashes: dict[str, int] = {}
         """Per category, how many calls ended the worker while none of that category's calls has come back:
         a category whose every call kills the worker stops restarting it after max_crashes of them."""
@@ -111,8 +134,8 @@ class WorkerClient:
         """Categories where some call came back (a value, an exception, a time-out): never stopped for crashes."""
         self.category = ""
         """The category of the test running now: timeouts are counted per category."""
-        self.budget_left = budget
-        self.budget = budget
+        self.budget_left = times.budget
+        self.budget = times.budget
         self.process: subprocess.Popen[bytes] | None = None
         self.selector: selectors.BaseSelector | None = None
         """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
@@ -161,7 +184,7 @@ class WorkerClient:
         limit = min(IMPORT_TIMEOUT, self.budget_left)
         self.imported = True
         try:
-            self._request("hello", {"root": self.spec.inside_root, "package": self.spec.package,
+            self._request(HELLO, {"root": self.spec.inside_root, "package": self.spec.package,
                                     "coverage": self.spec.coverage}, limit)
         except StudentTimeout:
             self.budget_left -= self.last_charged
@@ -243,7 +266,7 @@ class WorkerClient:
 
     def _category_name(self) -> str:
         """The current category as reports title it."""
-        return CATEGORY_TITLES.get(self.category, self.category) or "this category"
+        return self.words.category_titles.get(self.category, self.category) or "this category"
 
     def _fold(self, files: Any) -> None:
         """Add a worker's report of the lines run per file to what is known."""
@@ -293,7 +316,8 @@ class WorkerClient:
         if "raised" in reply:
             info = reply["raised"] if type(reply["raised"]) is dict else {}
             exception = {key: str(info.get(key, ""))[:4000] for key in ("type", "message", "traceback")}
-            raise StudentRaised(_raised_sentence(_call_name(op, args), exception), exception=exception)
+            name = "importing your package" if op == HELLO else self.words.call_name(op, args)
+            raise StudentRaised(_raised_sentence(name, exception), exception=exception)
         if "missing" in reply:
             raise StudentMissing(str(reply["missing"])[:500])
         if self.imported:
@@ -373,13 +397,6 @@ def _where(problem: StudentProblem) -> str:
         return ""  # its message already names the file and line; the frame would be the import statement
     frames = re.findall(r'File "([^"]+)", line (\d+)', exception.get("traceback", ""))
     return f", at {frames[-1][0]} line {frames[-1][1]}" if frames else ""
-
-
-def _call_name(op: str, args: dict[str, Any]) -> str:
-    """What the student would call the code a request ran."""
-    names = {"structure_ops": f"your {args.get('kind', 'Queue')}", "card_values": "card_value",
-             "replay": "play_round/resolve_war", "hello": "importing your package"}
-    return names.get(op) or (str(args.get("function")) if op == "call" else op)
 
 
 def _raised_sentence(name: str, exception: dict[str, str]) -> str:
