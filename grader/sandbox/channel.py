@@ -15,6 +15,7 @@ from ..limits import TimeLimits
 from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
+from .reply import Reply
 
 REPLY_CAP = 32 * 1024 * 1024
 """Largest reply accepted, in bytes; a bigger one is the student's fault."""
@@ -174,7 +175,7 @@ class WorkerClient:
             raise GraderFault(f"the sandbox did not start within {BOOT_TIMEOUT:g} s{self._stderr_tail()}") from None
         except StudentCrash:
             raise GraderFault(f"the sandbox did not start{self._stderr_tail()}") from None
-        if boot.get("boot") is not True:
+        if not boot.boot:
             self.stop()
             raise GraderFault("the sandbox started but its worker did not announce itself")
         if self.budget_left <= 0:
@@ -268,17 +269,10 @@ class WorkerClient:
         """The current category as reports title it."""
         return self.words.category_titles.get(self.category, self.category) or "this category"
 
-    def _fold(self, files: Any) -> None:
-        """Add a worker's report of the lines run per file to what is known."""
-        if type(files) is not list:
-            return
-        for entry in files:
-            if type(entry) is not dict:
-                continue
-            path, executed = entry.get("path"), entry.get("executed")
-            if type(path) is not str or type(executed) is not list:
-                continue
-            self.coverage.setdefault(path, set()).update(line for line in executed if type(line) is int)
+    def _fold(self, files: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
+        """Add a worker's report of the lines run per file (checked by Reply) to what is known."""
+        for path, executed in files:
+            self.coverage.setdefault(path, set()).update(executed)
 
     def output(self) -> tuple[str, bool]:
         """Everything the student's code printed so far, capped, and whether it was cut."""
@@ -303,31 +297,30 @@ class WorkerClient:
         try:
             while True:
                 reply = self._read_line(timeout, clock)
-                if reply.get("id") == ident:
+                if reply.ident == ident:
                     break
                 # Anything else on the channel was written by student code: ignore it (on the same clock).
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
-        self._keep_output(reply.get("output"), reply.get("output_truncated"))
-        if "lines" in reply and self.spec.coverage:
-            self._fold(reply["lines"])  # the lines that ran since the last reply carrying some
-        if reply.get("ok") is True:
-            return reply.get("value")
-        if "raised" in reply:
-            info = reply["raised"] if type(reply["raised"]) is dict else {}
-            exception = {key: str(info.get(key, ""))[:4000] for key in ("type", "message", "traceback")}
+        self._keep_output(reply.output, reply.output_truncated)
+        if reply.lines is not None and self.spec.coverage:
+            self._fold(reply.lines)  # the lines that ran since the last reply carrying some
+        if reply.ok:
+            return reply.value
+        if reply.raised is not None:
+            exception = reply.raised.to_json()
             name = "importing your package" if op == HELLO else self.words.call_name(op, args)
             raise StudentRaised(_raised_sentence(name, exception), exception=exception)
-        if "missing" in reply:
-            raise StudentMissing(str(reply["missing"])[:500])
+        if reply.missing is not None:
+            raise StudentMissing(reply.missing)
         if self.imported:
             # An honest worker never refuses our requests: student code changed the worker's own objects.
             raise StudentMissing("the process running your code stopped answering the grader's requests "
                                  "(does your code change objects that are not its own?)")
-        raise GraderFault(f"the worker refused the request {op!r}: {str(reply.get('fault'))[:200]}")
+        raise GraderFault(f"the worker refused the request {op!r}: {reply.fault}")
 
-    def _read_line(self, timeout: float, clock: CallClock | None = None) -> dict[str, Any]:
-        """One JSON line from the worker within timeout seconds, or the reason there is none.
+    def _read_line(self, timeout: float, clock: CallClock | None = None) -> Reply:
+        """One reply line from the worker within timeout seconds (read by Reply), or the reason there is none.
 
         With a clock the seconds are those it charges the worker's tree (its CPU time plus the time it
         sleeps), with a wall-clock backstop; without one, wall-clock seconds (the sandbox starting up).
@@ -354,11 +347,7 @@ class WorkerClient:
                 self.stop()
                 raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
         line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            message = json.loads(line)
-        except ValueError:
-            return {}
-        return message if type(message) is dict else {}
+        return Reply.parse(line)
 
     def _ended(self) -> str:
         """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""
@@ -372,12 +361,12 @@ class WorkerClient:
         self.stop()
         return _ended_sentence(code, wrapped=self.spec.level in NAMESPACED)
 
-    def _keep_output(self, text: object, truncated: object) -> None:
+    def _keep_output(self, text: str | None, truncated: bool) -> None:
         """Add a call's printed output to the submission's, up to OUTPUT_CAP."""
-        if type(text) is not str:
+        if text is None:
             return
         room = OUTPUT_CAP - self.output_kept
-        if len(text) > room or truncated is True:
+        if len(text) > room or truncated:
             self.output_truncated = True
         piece = text[: max(room, 0)]
         self.output_parts.append(piece)
