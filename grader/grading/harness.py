@@ -22,6 +22,7 @@ from ..sandbox.channel import GraderFault, StudentMissing, StudentProblem, Stude
 from . import reproduction
 from .calls import WORDS, Call
 from .deadlines import ReferenceClock, call_text
+from .recorded import Recorded, SeenTest
 from .run_settings import RunSettings
 from .checks import Mismatch, decode, show
 
@@ -374,18 +375,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not path:
         return
     output, truncated = client.output() if client is not None else ("", False)
-    document = {
-        "tests": RECORDER.tests,
-        "ungradable": RECORDER.ungradable,
-        "grader_fault": RECORDER.grader_fault,
-        "output": output,
-        "output_truncated": truncated,
-        "coverage": {name: {"executed": sorted(lines)} for name, lines in client.coverage.items()}
-        if client is not None else {},
-        "restarts": client.restarts if client is not None else 0,
-        "telemetry": RECORDER.extra.get("telemetry"),
-        "nondeterministic": RECORDER.extra.get("nondeterministic", ""),
-        "teardown_seconds": time.monotonic() - started,
-    }
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(document))  # json.dump would use the pure-Python encoder, dumps the C one
+    Recorded(
+        tests={test: SeenTest(**entry) for test, entry in RECORDER.tests.items()},
+        ungradable=RECORDER.ungradable,
+        grader_fault=RECORDER.grader_fault,
+        output=output,
+        output_truncated=truncated,
+        coverage={name: sorted(lines) for name, lines in client.coverage.items()} if client is not None else {},
+        restarts=client.restarts if client is not None else 0,
+        telemetry=RECORDER.extra.get("telemetry"),
+        nondeterministic=RECORDER.extra.get("nondeterministic", ""),
+        teardown_seconds=time.monotonic() - started,
+    ).write(path)

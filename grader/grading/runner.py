@@ -33,6 +33,7 @@ from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_s
 from ..sandbox.process_tree import kill_descendants
 from ..submissions import Submission, SubmissionError, prepare, submission_hash
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
+from .recorded import Recorded
 from .run_settings import RunSettings
 from .scoring import ManifestEntry, score
 
@@ -281,7 +282,8 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
 
 
 def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
-    """Run the hidden suites in a trusted pytest process; what its plugin recorded, or None if it died."""
+    """Run the hidden suites in a trusted pytest process; what its plugin recorded (read by Recorded, handed to
+    scoring as plain data), or None if it died or its record does not read."""
     path = folder / "settings.json"
     results = folder / "recorded.json"
     settings.write(path)
@@ -289,10 +291,9 @@ def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) ->
     if batch.server(slot).run(env, settings.times.suite_run_seconds(len(batch.manifest))) is None:
         return None
     try:
-        recorded = json.loads(results.read_text())
-    except (OSError, ValueError):
-        return None
-    return recorded if isinstance(recorded, dict) else None
+        return Recorded.read(results).to_json()
+    except ValueError:
+        return None  # scored as a run that wrote no results: the grader's fault
 
 
 def grade_all(
