@@ -72,3 +72,17 @@ def test_a_record_round_trips_and_a_malformed_one_is_refused(tmp_path):
         change(data)
         with pytest.raises(ValueError, match=complaint):
             Recorded.from_json(data)
+
+
+def test_the_suite_servers_messages_read_back_typed():
+    """A run request holds text only; a server reply's mistyped fields read as absent (the runner then stops it)"""
+    from grader.grading.suite_protocol import RunRequest, ServerReply, read_timings
+
+    assert RunRequest.from_json(RunRequest({"A": "1"}).to_json()) == RunRequest({"A": "1"})
+    with pytest.raises(ValueError):
+        RunRequest.from_json({"env": {"A": 1}})
+    for reply in (ServerReply(ready=True), ServerReply(ready=False, error="no"), ServerReply(pid=7),
+                  ServerReply(status=0)):
+        assert ServerReply.from_json(reply.to_json()) == reply
+    assert ServerReply.from_json({"pid": "7", "status": 1.0, "ready": 1}) == ServerReply()
+    assert read_timings('{"k": 0.5, "j": 1, "3": "x"}') == {"k": 0.5} and read_timings("[") == {}

@@ -35,6 +35,7 @@ from ..submissions import Submission, SubmissionError, prepare, submission_hash
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
 from .recorded import Recorded
 from .run_settings import RunSettings
+from .suite_protocol import RunRequest, ServerReply
 from .scoring import ManifestEntry, score
 
 SUITES = Path(__file__).with_name("suites")
@@ -91,9 +92,9 @@ class SuiteServer:
         # process_group=0: Ctrl-C on a terminal reaches the main process alone, which then stops the runs
         # (Batch.stop_runs) while it can still find them below their server.
         answer = self._read(120)
-        if answer != {"ready": True}:
+        if answer is None or answer.ready is not True:
             self.close()
-            why = f": {answer['error']}" if answer and isinstance(answer.get("error"), str) else ""
+            why = f": {answer.error}" if answer is not None and answer.error else ""
             raise GradingError(f"the trusted suite server did not start{why}")
 
     def run(self, env: dict[str, str], timeout: float) -> int | None:
@@ -101,11 +102,11 @@ class SuiteServer:
         if self.process is None or self.process.poll() is not None:
             self.start()
         assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write(json.dumps({"env": env}) + "\n")
+        self.process.stdin.write(json.dumps(RunRequest(env).to_json()) + "\n")
         self.process.stdin.flush()
         started = self._read(30)
-        pid = started.get("pid") if started else None
-        if type(pid) is not int:
+        pid = started.pid if started is not None else None
+        if pid is None:
             self.close()
             return None
         finished = self._read(timeout)
@@ -116,10 +117,9 @@ class SuiteServer:
                 pass
             finished = self._read(30)
             return None
-        status = finished.get("status")
-        return status if type(status) is int else None
+        return finished.status
 
-    def _read(self, timeout: float) -> dict[str, Any] | None:
+    def _read(self, timeout: float) -> ServerReply | None:
         assert self.process is not None and self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], timeout)
         if not ready:
@@ -129,7 +129,7 @@ class SuiteServer:
             message = json.loads(line)
         except ValueError:
             return None
-        return message if isinstance(message, dict) else None
+        return ServerReply.from_json(message) if isinstance(message, dict) else None
 
     def close(self) -> None:
         """Stop the server."""
