@@ -119,13 +119,11 @@ class WorkerClient:
         self.words = words
         self.times = times
         """The run's time limits: call_timeout caps a call given no ceiling, max_timeouts, the budget."""
-        self.call_timeout = times.call_timeout
         self.deadlines = deadlines
         """Where per-call deadlines come from (the reference's own time); None: call_timeout for every call."""
         self.imported = False
         """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
         self.last_charged = 0.0
-        self.max_timeouts = times.max_timeouts
         self.timeouts: dict[str, int] = {}
         self.max_crashes = times.max_timeouts if max_crashes is None else max_crashes
         self.crashes: dict[str, int] = {}
@@ -136,7 +134,6 @@ class WorkerClient:
         self.category = ""
         """The category of the test running now: timeouts are counted per category."""
         self.budget_left = times.budget
-        self.budget = times.budget
         self.process: subprocess.Popen[bytes] | None = None
         self.selector: selectors.BaseSelector | None = None
         """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
@@ -180,7 +177,7 @@ class WorkerClient:
             raise GraderFault("the sandbox started but its worker did not announce itself")
         if self.budget_left <= 0:
             self.stop()
-            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
         limit = min(IMPORT_TIMEOUT, self.budget_left)
         self.imported = True
@@ -192,7 +189,7 @@ class WorkerClient:
             self.stop()
             if self.restarts and limit < IMPORT_TIMEOUT:
                 raise StudentTimeout(f"not run: importing your package again used up the rest of the time "
-                                     f"budget of {self.budget:g} s for this submission") from None
+                                     f"budget of {self.times.budget:g} s for this submission") from None
             raise Ungradable(f"importing your package did not finish within {limit:g} s") from None
         except StudentCrash as crash:
             self.stop()
@@ -228,21 +225,21 @@ class WorkerClient:
 
         encoded_args: args as JSON with sorted keys, when the caller has it already (args are encoded once per
         call, for the deadline's key and the request alike)."""
-        if self.timeouts.get(self.category, 0) >= self.max_timeouts:
+        if self.timeouts.get(self.category, 0) >= self.times.max_timeouts:
             # Named, not "this category": the harness repeats the sentence for the same call in a later test.
-            raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in "
+            raise StudentTimeout(f"not run: your code had already timed out {self.times.max_timeouts} times in "
                                  f"{self._category_name()}, so that category's remaining tests were not run")
         if self.crashes.get(self.category, 0) >= self.max_crashes:
             raise StudentCrash(f"not run: the process running your code had ended in each of the "
                                f"{self.max_crashes} calls before this one in {self._category_name()}, so that "
                                "category's remaining tests were not run")
         if self.budget_left <= 0:
-            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
         if self.process is None:
             self.restarts += 1
             self.start()
-        ceiling = timeout or self.call_timeout
+        ceiling = timeout or self.times.call_timeout
         encoded = encoded_args if encoded_args is not None else json.dumps(args, sort_keys=True)
         limit = self.deadlines.limit(op, args, ceiling, encoded=encoded) if self.deadlines is not None else ceiling
         deadline = min(limit, self.budget_left)
