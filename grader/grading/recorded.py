@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .run_settings import load_json
+
 OUTCOMES = frozenset({"passed", "failed", "error", "timeout", "crash"})
 """What the harness may say of a test."""
 
@@ -142,8 +144,4 @@ class Recorded:
     @classmethod
     def read(cls, path: str | Path) -> Recorded:
         """Load from path; ValueError (with the reason) for a file that is not one."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise ValueError(f"cannot read the record {path} ({error})") from None
-        return cls.from_json(data)
+        return cls.from_json(load_json(path, "the record"))

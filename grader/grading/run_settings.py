@@ -13,6 +13,14 @@ from ..limits import TimeLimits
 from ..sandbox.isolation import SandboxSpec
 
 
+def load_json(path: str | Path, what: str) -> object:
+    """The JSON value in the file at path; ValueError naming what and why for a file that is missing or not JSON."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read {what} {path} ({error})") from None
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """One run of the hidden suites: the submission's sandbox, the time limits, and whether per-call deadlines
@@ -52,8 +60,4 @@ class RunSettings:
     @classmethod
     def read(cls, path: str | Path) -> RunSettings:
         """Load from path; ValueError (with the reason) for a file that is not one."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise ValueError(f"cannot read the run settings {path} ({error})") from None
-        return cls.from_json(data)
+        return cls.from_json(load_json(path, "the run settings"))
