@@ -28,7 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from grader.batch import grade  # noqa: E402
 from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
+from grader.grading.run_settings import RunSettings  # noqa: E402
 from grader.grading.runner import SuiteServer, pytest_args, pytest_env  # noqa: E402
+from grader.limits import TimeLimits  # noqa: E402
 from grader.chaffs import CHAFFS  # noqa: E402
 from grader.part_e.runner import CHAFF_RUNS, WHEAT_RUNS  # noqa: E402
 
@@ -43,8 +45,9 @@ def floor_seconds(runs: int) -> float:
     times = []
     with tempfile.TemporaryDirectory() as scratch:
         settings = Path(scratch) / "settings.json"
-        settings.write_text(json.dumps({"in_process": "reference", "call_timeout": 10, "game_timeout": 60,
-                                        "budget": 600}))
+        RunSettings(None, TimeLimits(call_timeout=10, game_timeout=60, submission_timeout=600, max_timeouts=5,
+                                     deadline_multiple=20, deadline_floor=0.5),
+                    deadlines=False, in_process="reference").write(settings)
         server = SuiteServer(pytest_args("--timeout=600"))
         server.start()
         try:

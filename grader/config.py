@@ -11,6 +11,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .limits import TimeLimits
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
 
@@ -92,16 +93,14 @@ class Config:
     """Resolved settings for one grading run."""
 
     points: dict[str, float]
-    call_timeout: float
-    game_timeout: float
-    submission_timeout: float
-    max_timeouts: int
+    times: TimeLimits
+    """The time settings (call_timeout, game_timeout, submission_timeout, max_timeouts, deadline_multiple,
+    deadline_floor) and every limit derived from them (grader/limits.py)."""
     limits: Limits
+    """The worker's resource limits."""
     sandbox: str
     coverage: bool
     hidden: tuple[str, ...]
-    deadline_multiple: float = 20.0
-    deadline_floor: float = 0.5
     allow_plain: bool = False
     reveal_after: str = ""
     """[reveal] after as written: "" (never), "due" or an ISO 8601 date with an offset (grader/reveal.py reads it)."""
@@ -142,25 +141,28 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         name = f"{setting.section}.{setting.key}"
         values[name] = _checked(setting, values[name], sources[name])
     _check_floor(values, sources)
-    return Config(
-        points={category: values[f"points.{category}"] for category in CATEGORY_TITLES},
+    times = TimeLimits(
         call_timeout=values["limits.call_timeout"],
         game_timeout=values["limits.game_timeout"],
         submission_timeout=values["limits.submission_timeout"],
         max_timeouts=values["limits.max_timeouts"],
+        deadline_multiple=values["limits.deadline_multiple"],
+        deadline_floor=values["limits.deadline_floor"],
+    )
+    return Config(
+        points={category: values[f"points.{category}"] for category in CATEGORY_TITLES},
+        times=times,
         limits=Limits(
             memory_bytes=values["limits.memory_mb"] * 1024**2,
             file_bytes=values["limits.file_size_mb"] * 1024**2,
             open_files=values["limits.open_files"],
             processes=values["limits.processes"],
             scratch_bytes=values["limits.scratch_mb"] * 1024**2,
-            cpu_seconds=int(values["limits.submission_timeout"] * 2 + 60),
+            cpu_seconds=times.worker_cpu_seconds,
         ),
         sandbox=values["sandbox.level"],
         coverage=values["sandbox.coverage"],
         hidden=tuple(values["visibility.hidden"]),
-        deadline_multiple=values["limits.deadline_multiple"],
-        deadline_floor=values["limits.deadline_floor"],
         allow_plain=values["sandbox.allow_plain"],
         reveal_after=values["reveal.after"].strip(),
         sources=sources,

@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from grader.grading.calls import WORDS
+from grader.hidden import secret_roots
+from grader.limits import TimeLimits
 from grader.sandbox.channel import Deadlines, WorkerClient
 from grader.sandbox.isolation import LEVELS, NAMESPACED, Limits, level_works, make_runtime, make_spec
 
@@ -70,11 +73,17 @@ def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE,
         target.write_bytes(content) if isinstance(content, bytes) else target.write_text(content)
     root.parent.chmod(0o711)
     spec = make_spec(root=root, package=package, runtime=runtime, level=level,
-                     limits=Limits(**limits), slot=7, coverage=coverage)
-    client = WorkerClient(spec, call_timeout=call_timeout, budget=budget, deadlines=deadlines)
+                     limits=Limits(**limits), slot=7, coverage=coverage, hidden=secret_roots())
+    client = WorkerClient(spec, times=probe_times(call_timeout, budget), deadlines=deadlines, words=WORDS)
     if start:
         client.start()
     return client
+
+
+def probe_times(call_timeout: float = 3.0, budget: float = 30.0) -> TimeLimits:
+    """The time limits of a probe: call_timeout for every call (games too), budget in all, 5 time-outs per category."""
+    return TimeLimits(call_timeout=call_timeout, game_timeout=call_timeout, submission_timeout=budget,
+                      max_timeouts=5, deadline_multiple=20.0, deadline_floor=min(0.5, call_timeout))
 
 
 def run(client: WorkerClient, code: str, timeout: float | None = None) -> Any:

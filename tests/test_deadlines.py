@@ -12,7 +12,7 @@ import pytest
 
 from grader.grading import expected
 from grader.sandbox.channel import StudentCrash, StudentTimeout
-from grader.sandbox.deadlines import ReferenceClock, call_key, call_text
+from grader.grading.deadlines import ReferenceClock, call_key, call_text
 from grader.sandbox.isolation import choose_level
 from grader.sandbox.process_clock import CallClock
 

@@ -29,7 +29,7 @@ def test_command_line_beats_environment_beats_file_beats_default(tmp_path):
     file.write_text("[limits]\ncall_timeout = 4.0\ngame_timeout = 12.0\nsubmission_timeout = 50\n")
     environ = {"WAR_GRADER_LIMITS_GAME_TIMEOUT": "13", "WAR_GRADER_LIMITS_SUBMISSION_TIMEOUT": "40"}
     config = load_config(file, {"limits.submission_timeout": 30.0}, environ=environ)
-    assert (config.call_timeout, config.game_timeout, config.submission_timeout) == (4.0, 13.0, 30.0)
+    assert (config.times.call_timeout, config.times.game_timeout, config.times.submission_timeout) == (4.0, 13.0, 30.0)
     assert config.sources["limits.call_timeout"] == str(file)
     assert config.sources["limits.game_timeout"] == "$WAR_GRADER_LIMITS_GAME_TIMEOUT"
     assert config.sources["limits.submission_timeout"] == "the command line"
@@ -74,13 +74,13 @@ def test_deadlines_scratch_and_plain_have_defaults_and_overrides(tmp_path):
     """deadline_multiple, deadline_floor, scratch_mb and allow_plain default to the shipped values and are read
     from a file like any other key"""
     config = load_config(environ={})
-    assert (config.deadline_multiple, config.deadline_floor, config.allow_plain) == (20.0, 0.5, False)
+    assert (config.times.deadline_multiple, config.times.deadline_floor, config.allow_plain) == (20.0, 0.5, False)
     assert config.limits.scratch_bytes == 64 * 1024**2
     file = tmp_path / "grading.toml"
     file.write_text("[limits]\ndeadline_multiple = 50\ndeadline_floor = 1.5\nscratch_mb = 8\n"
                     "[sandbox]\nallow_plain = true\n")
     config = load_config(file, environ={})
-    assert (config.deadline_multiple, config.deadline_floor, config.allow_plain) == (50.0, 1.5, True)
+    assert (config.times.deadline_multiple, config.times.deadline_floor, config.allow_plain) == (50.0, 1.5, True)
     assert config.limits.scratch_bytes == 8 * 1024**2
     file.write_text("[limits]\ndeadline_multiple = 0.5\n")
     with pytest.raises(ConfigError, match="limits.deadline_multiple = 0.5 from .* must be >= 1"):
@@ -110,7 +110,7 @@ def test_an_infinite_huge_or_inverted_value_is_refused_with_its_range(tmp_path, 
 def test_a_lower_call_timeout_lowers_the_shipped_floor_with_it():
     """--timeout 0.2 under the shipped 0.5 s floor: the floor follows the ceiling instead of refusing the run"""
     config = load_config(overrides={"limits.call_timeout": 0.2}, environ={})
-    assert (config.call_timeout, config.deadline_floor) == (0.2, 0.2)
+    assert (config.times.call_timeout, config.times.deadline_floor) == (0.2, 0.2)
 
 
 @pytest.mark.parametrize(("text", "suggestion"), [

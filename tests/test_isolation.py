@@ -184,7 +184,7 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
                  "        o.op_play_round = lambda self, **kw: {}\n        o.op_structure_ops = lambda self, **kw: 7\n"
                  "result = 'patched'")
         assert run(client, patch) == "patched"
-        student = Student(client, game_timeout=5.0)
+        student = Student(client, client.times)
         with pytest.raises(StudentMissing, match="answered in a form the grader never asked for"):
             student.play_round(["5"], ["3"])
         with pytest.raises(StudentMissing):

@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GRADER = ROOT / "grader"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("grader", "grader.results", "grader.submissions", "grader.public_tests", "grader.chaffs", "grader.wheat"),
+    ("grader", "grader.results", "grader.submissions", "grader.public_tests", "grader.chaffs", "grader.wheat",
+     "grader.limits", "grader.hidden"),
     ("grader.sandbox",),
     ("grader.config", "grader.reveal"),
     ("grader.part_e",),
@@ -29,7 +30,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader.cli", "grader.__main__"),
 )
 """The layers, lowest first; a module may import from its own layer and the ones below. The bottom holds the
-plain data every layer shares (result types, submissions, the chaffs and wheats as source); sandbox/ runs code
+plain data every layer shares (result types, submissions, the chaffs and wheats as source, the time limits, the
+folders to hide); sandbox/ runs code
 and knows no settings file; config reads grading.toml into the sandbox's limits and everyone's settings; part_e
 judges the student's own tests; grading runs the hidden suites and scores both; report renders results; batch is
 the grading API; export packages it for Classroom and Gradescope (whose autograder calls batch); the command

@@ -18,7 +18,7 @@ from grader.config import load_config
 from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, scenario_sentence
 from grader.results import StudentTestsResult
 from grader.part_e import runner
-from grader.part_e.runner import TimeLimits, checked_outcome, grade_student_tests, make_runtime
+from grader.part_e.runner import checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
 from grader.results import CATEGORY_TITLES, read_results
 from grader.submissions import Submission, prepare
@@ -178,9 +178,9 @@ def test_the_sandbox_and_the_judge_quote_the_same_exception_names():
 @pytest.mark.parametrize(("seconds", "deadline"), [(0.0, 0.5), (0.001, 0.5), (0.1, 2.0), (5.0, 10.0)])
 def test_a_deadline_after_the_reference_is_a_multiple_of_its_time_there_with_a_floor_and_a_ceiling(seconds, deadline):
     """20 times the reference's seconds, at least deadline_floor (0.5 s), at most game_timeout (10 s)."""
-    limits = TimeLimits.from_config(load_config())
-    assert (limits.ceiling, limits.floor, limits.most) == (2.0, 0.5, 10.0)
-    assert limits.deadline(seconds) == deadline
+    limits = load_config().times
+    assert (limits.call_timeout, limits.deadline_floor, limits.game_timeout) == (2.0, 0.5, 10.0)
+    assert limits.test_deadline(seconds) == deadline
 
 
 def test_the_starters_worked_example_earns_nothing_even_if_copied():

@@ -16,16 +16,18 @@ from typing import Any
 
 import pytest
 
+from ..limits import TimeLimits
 from ..results import CATEGORY_TITLES
 from ..sandbox.channel import GraderFault, StudentMissing, StudentProblem, StudentRaised, StudentTimeout, Ungradable, WorkerClient
-from ..sandbox.deadlines import ReferenceClock, call_text
-from ..sandbox.isolation import SandboxSpec
 from . import reproduction
+from .calls import WORDS, Call
+from .deadlines import ReferenceClock, call_text
+from .recorded import Recorded, SeenTest
+from .run_settings import RunSettings
 from .checks import Mismatch, decode, show
 
 SPEC_VARIABLE = "WAR_GRADER_SPEC"
-"""Path of a JSON file: {"spec": SandboxSpec, "call_timeout": s, "game_timeout": s, "budget": s,
-"max_timeouts": n, "deadline_multiple": x, "deadline_floor": s}."""
+"""Path of a JSON file holding a RunSettings (grader/grading/run_settings.py)."""
 
 FOREIGN_ANSWER = ("the process running your code answered in a form the grader never asked for "
                   "(does your code change objects that are not its own?)")
@@ -64,13 +66,15 @@ class Student:
     that replay it, and a call made twice with different answers marks the submission nondeterministic.
     """
 
-    def __init__(self, client: WorkerClient, game_timeout: float) -> None:
+    def __init__(self, client: WorkerClient | InProcessClient, times: TimeLimits) -> None:
         self.client = client
-        self.game_timeout = game_timeout
+        self.times = times
         self.last_call = ""
 
-    def _call(self, op: str, reproduction: str, timeout: float | None = None, **args: Any) -> Any:
+    def _call(self, call: Call, reproduction: str, **args: Any) -> Any:
         self.last_call = reproduction
+        op = call.op
+        timeout = self.times.ceiling(call.rule.ceiling)
         encoded = json.dumps(args, sort_keys=True)  # once per call: the client uses it for the request too
         key = call_text(op, encoded)
         if key in RECORDER.hung:
@@ -89,61 +93,61 @@ class Student:
 
     def queue_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
         """Apply (method, *args) steps to a new Queue; per step {"value": v} or {"raised": {...}}."""
-        return self._steps(self._call("structure_ops", reproduction.structure_steps("Queue", list(ops)),
+        return self._steps(self._call(Call.STRUCTURE_OPS, reproduction.structure_steps("Queue", list(ops)),
                                       kind="Queue", ops=[list(op) for op in ops]))
 
     def stack_ops(self, *ops: tuple[Any, ...]) -> list[dict[str, Any]]:
         """Apply (method, *args) steps to a new Stack."""
-        return self._steps(self._call("structure_ops", reproduction.structure_steps("Stack", list(ops)),
+        return self._steps(self._call(Call.STRUCTURE_OPS, reproduction.structure_steps("Stack", list(ops)),
                                       kind="Stack", ops=[list(op) for op in ops]))
 
     def card_values(self, cards: list[Any]) -> list[dict[str, Any]]:
         """card_value of each card: {"value": v} or {"raised": {...}}."""
         lines = reproduction.plain_call("card_value", "card").replace(
             "print(card_value(card))", f"for card in {show(cards)}:\n    print(card, card_value(card))")
-        return self._steps(self._call("card_values", lines, cards=cards))
+        return self._steps(self._call(Call.CARD_VALUES, lines, cards=cards))
 
     def make_deck(self, **kwargs: Any) -> Any:
         """The student's make_deck(**kwargs)."""
         arguments = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
-        return decode(self._call("call", reproduction.plain_call("make_deck", arguments), function="make_deck",
+        return decode(self._call(Call.CALL, reproduction.plain_call("make_deck", arguments), function="make_deck",
                                  kwargs=kwargs))
 
     def shuffle(self, deck: list[str], seed: int | None) -> Any:
         """The student's shuffle(deck, seed)."""
-        return decode(self._call("call", reproduction.plain_call("shuffle", f"{show(deck)}, {seed!r}"),
+        return decode(self._call(Call.CALL, reproduction.plain_call("shuffle", f"{show(deck)}, {seed!r}"),
                                  function="shuffle", kwargs={"deck": deck, "seed": seed}))
 
     def deal(self, deck: list[str], trusted: bool | str = False) -> tuple[list[Any], list[Any]]:
         """The student's deal(deck), both queues drained front first."""
-        value = _shaped(self._call("deal", reproduction.deal_call(deck), deck=deck, trusted=trusted), "p1", "p2")
+        value = _shaped(self._call(Call.DEAL, reproduction.deal_call(deck), deck=deck, trusted=trusted), "p1", "p2")
         return decode(value["p1"]), decode(value["p2"])
 
     def play_round(self, p1: list[str], p2: list[str], rules: dict[str, Any] | None = None,
                    trusted: bool | str = False) -> RoundOutcome:
         """play_round on queues holding p1 and p2."""
-        value = _shaped(self._call("play_round", reproduction.round_call(p1, p2, rules), p1=p1, p2=p2, rules=rules,
+        value = _shaped(self._call(Call.PLAY_ROUND, reproduction.round_call(p1, p2, rules), p1=p1, p2=p2, rules=rules,
                                    trusted=trusted), "result", "p1", "p2")
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]))
 
     def resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str,
                     rules: dict[str, Any] | None = None, trusted: bool | str = False) -> RoundOutcome:
         """resolve_war on queues holding p1 and p2 after c1 and c2 tied; also every Stack's pushes."""
-        value = _shaped(self._call("resolve_war", reproduction.war_call(p1, p2, c1, c2, rules), p1=p1, p2=p2, c1=c1,
+        value = _shaped(self._call(Call.RESOLVE_WAR, reproduction.war_call(p1, p2, c1, c2, rules), p1=p1, p2=p2, c1=c1,
                                    c2=c2, rules=rules, trusted=trusted), "result", "p1", "p2")
         stacks = [decode(pushes) for pushes in value["stacks"]] if type(value.get("stacks")) is list else []
         return RoundOutcome(decode(value["result"]), decode(value["p1"]), decode(value["p2"]), stacks)
 
     def play_game(self, rules: dict[str, Any] | None = None, trusted: bool | str = False, **kwargs: Any) -> dict[str, Any]:
         """The fields of play_game(**kwargs)'s result, decoded."""
-        value = _shaped(self._call("play_game", reproduction.game_call(kwargs, rules), timeout=self.game_timeout,
+        value = _shaped(self._call(Call.PLAY_GAME, reproduction.game_call(kwargs, rules),
                                    kwargs=kwargs, rules=rules, trusted=trusted))
         return {key: decode(item) for key, item in value.items()}
 
     def replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False,
                trusted: bool | str = False) -> list[dict[str, Any]]:
         """Each deck played with the student's play_round/resolve_war: sizes per round and final queues."""
-        return self._call("replay", "", timeout=self.game_timeout, decks=decks, max_rounds=max_rounds,
+        return self._call(Call.REPLAY, "", decks=decks, max_rounds=max_rounds,
                           detail=detail, trusted=trusted)
 
     @staticmethod
@@ -203,24 +207,28 @@ class Recorder:
         self.ungradable = ""
         self.grader_fault = ""
         self.extra: dict[str, Any] = {}
-        self.client: WorkerClient | None = None
+        self.client: WorkerClient | InProcessClient | None = None
         self.client_error: Exception | None = None
         self.answers: dict[str, Any] = {}
         self.hung: dict[str, str] = {}
         """Calls that ran out of time, by their request, with the sentence that said so."""
         self.student: Student | None = None
+        self.times: TimeLimits | None = None
+        """The run's time limits, once its settings are read."""
 
 
 RECORDER = Recorder()
 """The one recorder of this process."""
 
 
-def _load_settings() -> dict[str, Any]:
+def _load_settings() -> RunSettings:
     path = os.environ.get(SPEC_VARIABLE)
     if not path:
         raise GraderFault(f"{SPEC_VARIABLE} is not set: run the suites through war-grader")
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    try:
+        return RunSettings.read(path)
+    except ValueError as error:
+        raise GraderFault(str(error)) from None
 
 
 @pytest.fixture(scope="session")
@@ -229,7 +237,7 @@ def student() -> Student:
     if RECORDER.client is None and RECORDER.client_error is None:
         try:
             settings = _load_settings()
-            RECORDER.extra["game_timeout"] = settings["game_timeout"]
+            RECORDER.times = settings.times
             RECORDER.client = _start_client(settings)
         except Ungradable as error:
             RECORDER.ungradable, RECORDER.client_error = str(error), error
@@ -239,19 +247,20 @@ def student() -> Student:
         raise RECORDER.client_error
     assert RECORDER.client is not None
     if RECORDER.student is None:
-        RECORDER.student = Student(RECORDER.client, RECORDER.extra["game_timeout"])
+        assert RECORDER.times is not None
+        RECORDER.student = Student(RECORDER.client, RECORDER.times)
     return RECORDER.student
 
 
-def _start_client(settings: dict[str, Any]) -> Any:
+def _start_client(settings: RunSettings) -> WorkerClient | InProcessClient:
     """The sandboxed worker of the submission, or the in-process floor for the benchmark."""
-    if settings.get("in_process"):
-        return InProcessClient(settings["in_process"])
-    deadlines = None
-    if settings.get("deadline_multiple"):
-        deadlines = ReferenceClock(multiple=settings["deadline_multiple"], floor=settings["deadline_floor"])
-    client = WorkerClient(SandboxSpec.from_json(settings["spec"]), call_timeout=settings["call_timeout"],
-                          budget=settings["budget"], max_timeouts=settings["max_timeouts"], deadlines=deadlines)
+    if settings.in_process:
+        return InProcessClient(settings.in_process)
+    assert settings.spec is not None  # RunSettings.from_json: a spec or in_process
+    times = settings.times
+    deadlines = ReferenceClock(multiple=times.deadline_multiple, floor=times.deadline_floor) \
+        if settings.deadlines else None
+    client = WorkerClient(settings.spec, times=times, deadlines=deadlines, words=WORDS)
     client.start()
     return client
 
@@ -366,18 +375,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not path:
         return
     output, truncated = client.output() if client is not None else ("", False)
-    document = {
-        "tests": RECORDER.tests,
-        "ungradable": RECORDER.ungradable,
-        "grader_fault": RECORDER.grader_fault,
-        "output": output,
-        "output_truncated": truncated,
-        "coverage": {name: {"executed": sorted(lines)} for name, lines in client.coverage.items()}
-        if client is not None else {},
-        "restarts": client.restarts if client is not None else 0,
-        "telemetry": RECORDER.extra.get("telemetry"),
-        "nondeterministic": RECORDER.extra.get("nondeterministic", ""),
-        "teardown_seconds": time.monotonic() - started,
-    }
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(document))  # json.dump would use the pure-Python encoder, dumps the C one
+    Recorded(
+        tests={test: SeenTest(**entry) for test, entry in RECORDER.tests.items()},
+        ungradable=RECORDER.ungradable,
+        grader_fault=RECORDER.grader_fault,
+        output=output,
+        output_truncated=truncated,
+        coverage={name: sorted(lines) for name, lines in client.coverage.items()} if client is not None else {},
+        restarts=client.restarts if client is not None else 0,
+        telemetry=RECORDER.extra.get("telemetry"),
+        nondeterministic=RECORDER.extra.get("nondeterministic", ""),
+        teardown_seconds=time.monotonic() - started,
+    ).write(path)

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from .. import __version__
 from ..config import Config
+from ..hidden import secret_roots
 from ..part_e.runner import StudentTests, open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
 from ..results import GradeResult, StudentTestsResult
@@ -31,6 +32,9 @@ from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_s
 from ..sandbox.process_tree import kill_descendants
 from ..submissions import PreparedCopy, Submission, SubmissionError, prepare, submission_hash
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
+from .recorded import Recorded
+from .run_settings import RunSettings
+from .suite_protocol import RunRequest, ServerReply
 from .scoring import ManifestEntry, score
 
 SUITES = Path(__file__).with_name("suites")
@@ -87,9 +91,9 @@ class SuiteServer:
         # process_group=0: Ctrl-C on a terminal reaches the main process alone, which then stops the runs
         # (Batch.stop_runs) while it can still find them below their server.
         answer = self._read(120)
-        if answer != {"ready": True}:
+        if answer is None or answer.ready is not True:
             self.close()
-            why = f": {answer['error']}" if answer and isinstance(answer.get("error"), str) else ""
+            why = f": {answer.error}" if answer is not None and answer.error else ""
             raise GradingError(f"the trusted suite server did not start{why}")
 
     def run(self, env: dict[str, str], timeout: float) -> int | None:
@@ -97,11 +101,11 @@ class SuiteServer:
         if self.process is None or self.process.poll() is not None:
             self.start()
         assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write(json.dumps({"env": env}) + "\n")
+        self.process.stdin.write(json.dumps(RunRequest(env).to_json()) + "\n")
         self.process.stdin.flush()
         started = self._read(30)
-        pid = started.get("pid") if started else None
-        if type(pid) is not int:
+        pid = started.pid if started is not None else None
+        if pid is None:
             self.close()
             return None
         finished = self._read(timeout)
@@ -112,10 +116,9 @@ class SuiteServer:
                 pass
             finished = self._read(30)
             return None
-        status = finished.get("status")
-        return status if type(status) is int else None
+        return finished.status
 
-    def _read(self, timeout: float) -> dict[str, Any] | None:
+    def _read(self, timeout: float) -> ServerReply | None:
         assert self.process is not None and self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], timeout)
         if not ready:
@@ -125,7 +128,7 @@ class SuiteServer:
             message = json.loads(line)
         except ValueError:
             return None
-        return message if isinstance(message, dict) else None
+        return ServerReply.from_json(message) if isinstance(message, dict) else None
 
     def close(self) -> None:
         """Stop the server."""
@@ -168,7 +171,7 @@ class Batch:
 
 def suite_args(config: Config) -> list[str]:
     """The suite servers' pytest arguments: pytest-timeout's backstop above the longest call's deadline."""
-    return pytest_args(f"--timeout={config.game_timeout * 2 + 30:g}")
+    return pytest_args(f"--timeout={config.times.pytest_backstop:g}")
 
 
 @contextlib.contextmanager
@@ -195,7 +198,7 @@ def _private_files(level: str, secrets: tuple[Path, ...]) -> Iterator[None]:
     if level != "uid":
         yield
         return
-    uid_level.seal(tuple(str(path) for path in secrets))
+    uid_level.seal((*secret_roots(), *(str(path) for path in secrets)))
     previous = os.umask(0o077)
     try:
         yield
@@ -243,13 +246,13 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         # Part E's own pristine copy, taken before the suites run; without tests Part E reads nothing from it.
         part_e_root = shutil.copytree(copy.root, folder / "student-tests") if copy.tests else copy.root
         spec = make_spec(root=copy.root, package=copy.package, runtime=batch.runtime,
-                         level=batch.level, limits=batch.config.limits, slot=slot,
+                         level=batch.level, limits=batch.config.limits, slot=slot, hidden=secret_roots(),
                          coverage=batch.config.coverage)
         sandbox_level, warning = spec.level, spec.warning
         prepared = time.monotonic()
         student_tests = _start_part_e(copy, part_e_root, batch, slot)
         try:
-            recorded = _run_suites(spec.to_json(), batch, folder, slot)
+            recorded = _run_suites(RunSettings(spec, batch.config.times), batch, folder, slot)
             part_e, part_e_seconds = _finish_part_e(student_tests, recorded)
         finally:
             student_tests.close()
@@ -291,25 +294,19 @@ def _finish_part_e(student_tests: StudentTests,
     return result, time.monotonic() - started
 
 
-def _run_suites(spec: dict[str, Any], batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
-    """Run the hidden suites in a trusted pytest process; what its plugin recorded, or None if it died."""
-    settings = folder / "settings.json"
+def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
+    """Run the hidden suites in a trusted pytest process; what its plugin recorded (read by Recorded, handed to
+    scoring as plain data), or None if it died or its record does not read."""
+    path = folder / "settings.json"
     results = folder / "recorded.json"
-    config = batch.config
-    settings.write_text(json.dumps({"spec": spec, "call_timeout": config.call_timeout,
-                                    "game_timeout": config.game_timeout, "budget": config.submission_timeout,
-                                    "max_timeouts": config.max_timeouts,
-                                    "deadline_multiple": config.deadline_multiple,
-                                    "deadline_floor": config.deadline_floor}))
-    whole = config.submission_timeout + 20 * len(batch.manifest) + 120
-    env = pytest_env(**{SPEC_VARIABLE: str(settings), RESULTS_VARIABLE: str(results)})
-    if batch.server(slot).run(env, whole) is None:
+    settings.write(path)
+    env = pytest_env(**{SPEC_VARIABLE: str(path), RESULTS_VARIABLE: str(results)})
+    if batch.server(slot).run(env, settings.times.suite_run_seconds(len(batch.manifest))) is None:
         return None
     try:
-        recorded = json.loads(results.read_text())
-    except (OSError, ValueError):
-        return None
-    return recorded if isinstance(recorded, dict) else None
+        return Recorded.read(results).to_json()
+    except ValueError:
+        return None  # scored as a run that wrote no results: the grader's fault
 
 
 def grade_all(

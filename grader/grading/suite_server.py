@@ -1,11 +1,11 @@
 """A trusted process that runs one pytest session over the hidden suites for a whole job slot: it imports and
 collects the suites once, then forks a run of the collected tests for each submission. Start-up, collection
-and the reference's timings (grader.sandbox.deadlines) are paid per job slot instead of per student.
+and the reference's timings (grader.grading.deadlines) are paid per job slot instead of per student.
 
 Started as `python -I -m grader.grading.suite_server <pytest arguments>`. Protocol on stdin/stdout, one JSON
-object per line: the server says {"ready": true} once the suites are collected (or {"ready": false,
-"error": ...}); then each {"env": {...}} starts a run, answered {"pid": N} at once and {"status": S} when
-the run ends. Student code never runs here: each run talks to its submission's sandboxed worker like any
+object per line, each a typed record below: the server says ServerReply(ready=True) once the suites are
+collected (or ready=False with the error); then each RunRequest(env) starts a run, answered ServerReply(pid)
+at once and ServerReply(status) when the run ends. Student code never runs here: each run talks to its submission's sandboxed worker like any
 trusted pytest process.
 """
 
@@ -15,12 +15,12 @@ import gc
 import json
 import os
 import sys
-from typing import IO, Any
+from typing import IO
 
 import pytest
 
-from ..sandbox import deadlines
-from . import expected, harness
+from . import deadlines, expected, harness
+from .suite_protocol import RunRequest, ServerReply, read_timings
 
 
 class Serve:
@@ -40,29 +40,29 @@ class Serve:
         """Answer run requests until stdin closes; each run is a forked child running every collected test."""
         if session.testsfailed or not session.items:
             why = self.collect_errors[0] if self.collect_errors else "no tests collected"
-            self._reply({"ready": False, "error": f"the hidden suites do not collect: {why}"[:500]})
+            self._reply(ServerReply(ready=False, error=f"the hidden suites do not collect: {why}"[:500]))
             return True
         expected.warm()
         for item in session.items:
             item.location  # noqa: B018 - a cached property every run's reports read: computed once, inherited
         gc.freeze()  # the warmed-up objects are never collected, so forks neither scan nor copy them
-        self._reply({"ready": True})
+        self._reply(ServerReply(ready=True))
         for line in self.requests:
-            request = json.loads(line)
+            request = RunRequest.from_json(json.loads(line))
             learned, told = os.pipe()
             pid = os.fork()
             if pid == 0:
                 os.close(learned)
-                _run(session, request["env"], told)
+                _run(session, request.env, told)
             os.close(told)
-            self._reply({"pid": pid})
+            self._reply(ServerReply(pid=pid))
             _learn(learned)
             _, status = os.waitpid(pid, 0)
-            self._reply({"status": os.waitstatus_to_exitcode(status)})
+            self._reply(ServerReply(status=os.waitstatus_to_exitcode(status)))
         return True
 
-    def _reply(self, message: dict[str, Any]) -> None:
-        self.replies.write(json.dumps(message) + "\n")
+    def _reply(self, message: ServerReply) -> None:
+        self.replies.write(json.dumps(message.to_json()) + "\n")
         self.replies.flush()
 
 
@@ -88,14 +88,7 @@ def _run(session: pytest.Session, env: dict[str, str], told: int) -> None:
 def _learn(learned: int) -> None:
     """Keep the reference timings the run measured (on EOF: it ended), for the runs forked after it."""
     with os.fdopen(learned, encoding="utf-8") as pipe:
-        text = pipe.read()
-    try:
-        timings = json.loads(text) if text else {}
-    except ValueError:
-        return
-    if isinstance(timings, dict):
-        deadlines.KNOWN.update({key: value for key, value in timings.items()
-                                if isinstance(key, str) and type(value) is float})
+        deadlines.KNOWN.update(read_timings(pipe.read()))
 
 
 def serve(args: list[str]) -> int:

@@ -39,6 +39,7 @@ import reference
 
 from ..chaffs import CHAFFS, CONTRACT_MODULES, chaff_sources, wheat_sources
 from ..config import Config
+from ..hidden import secret_roots
 from ..sandbox.isolation import (
     NAMESPACED,
     UID_BLOCK,
@@ -52,7 +53,6 @@ from ..sandbox.isolation import (
     worker_command,
     worker_env,
 )
-from ..sandbox.deadlines import deadline
 from ..sandbox.process_tree import kill_group
 from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
 from ..results import StudentTestsResult
@@ -163,7 +163,8 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
         return student_tests
     try:
         spec = make_spec(root=root, package=package, runtime=runtime, level=level,
-                         limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False)
+                         limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False,
+                         hidden=secret_roots())
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
         student_tests.problem = f"The grader could not run your tests ({error}); ask your instructor."
         return student_tests
@@ -206,7 +207,7 @@ class StudentTests:
                            for path in self.package_files}
         example = STARTER_TESTS.read_text(encoding="utf-8") if STARTER_TESTS.is_file() else ""
         given = given_examples(test_sources, example)
-        limits = TimeLimits.from_config(config)
+        limits = config.times
         spec, session = self.spec, self.session
         session.deadline = time.monotonic() + limits.budget
         session.seed = secret_seed(test_sources, package_sources)
@@ -225,7 +226,7 @@ class StudentTests:
             # The student's own package first (for the coverage shown to the student), before any implementation
             # has been in the sandbox: what this run reports (test names, outcomes) reaches the student's report,
             # and a run after the reference could find the reference's traces in the memory it inherits.
-            ceiling = {**base, "test_timeout": limits.ceiling, "import_timeout": limits.ceiling}
+            ceiling = {**base, "test_timeout": limits.call_timeout, "import_timeout": limits.call_timeout}
             runs.append(_run(session, {**ceiling, "coverage": True}, "own", "own", None, schema))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a
             # parametrized id) could carry the wheat's source.
@@ -241,9 +242,10 @@ class StudentTests:
                              compiled(reference_key, folder), schema))
             first = runs[1]
             known = set(collected)
-            deadlines = {test: limits.deadline(seconds) for test, seconds in first.seconds.items() if test in known}
-            later = {**base, "deadlines": deadlines, "test_timeout": limits.floor,
-                     "import_timeout": limits.deadline(first.import_seconds)}
+            deadlines = {test: limits.test_deadline(seconds) for test, seconds in first.seconds.items()
+                         if test in known}
+            later = {**base, "deadlines": deadlines, "test_timeout": limits.deadline_floor,
+                     "import_timeout": limits.test_deadline(first.import_seconds)}
             # Every later run gets the very same command, built from the reference's run alone: the tests that ended
             # on it, those that failed first (their outcomes on the chaffs explain them).
             ended = [test for test in collected if _outcome(first, test) in ENDED]
@@ -270,7 +272,7 @@ class StudentTests:
             twice = sum(sum(run.key == key for run in runs) >= CHAFF_RUNS for _, key, _ in chaffs)
             note = f"{stop} The buggy versions not run twice by then count as missed." if twice < len(chaffs) else ""
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
-                       points=config.points.get("student_tests", 0.0), test_timeout=limits.ceiling,
+                       points=config.points.get("student_tests", 0.0), test_timeout=limits.call_timeout,
                        deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
 
@@ -320,32 +322,6 @@ ENDED = frozenset({"passed", "failed", "error", "skipped"})
 
 def _outcome(run: Run, test: str) -> str:
     return str((run.outcomes.get(test) or {}).get("outcome", "missing"))
-
-
-@dataclass(frozen=True)
-class TimeLimits:
-    """Part E's time limits: per test on the reference, per test elsewhere, and for a whole submission."""
-
-    ceiling: float
-    """Seconds a test may run on the reference (call_timeout: a test is one call into student code)."""
-    multiple: float
-    """Elsewhere, a test may run this many times its time on the reference (deadline_multiple)..."""
-    floor: float
-    """... and at least this many seconds (deadline_floor) ..."""
-    most: float
-    """... and at most this many (game_timeout)."""
-    budget: float
-    """Wall seconds for all of Part E (submission_timeout), counted from its start, after the hidden suites."""
-
-    @classmethod
-    def from_config(cls, config: Config) -> TimeLimits:
-        """The limits the configuration sets (no setting of Part E's own: it shares the hidden calls')."""
-        return cls(config.call_timeout, config.deadline_multiple, config.deadline_floor, config.game_timeout,
-                   config.submission_timeout)
-
-    def deadline(self, seconds: float) -> float:
-        """A test's deadline after the reference, from its seconds there."""
-        return round(deadline(seconds, multiple=self.multiple, floor=self.floor, ceiling=self.most), 3)
 
 
 BOOT_SECONDS = 60.0

@@ -8,12 +8,14 @@ import re
 import selectors
 import signal
 import subprocess
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol
 
-from ..results import CATEGORY_TITLES
+from ..limits import TimeLimits
 from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
+from .reply import Reply
 
 REPLY_CAP = 32 * 1024 * 1024
 """Largest reply accepted, in bytes; a bigger one is the student's fault."""
@@ -44,6 +46,25 @@ class Deadlines(Protocol):
     """Per-call deadlines: how many seconds a call may be charged, at most ceiling."""
 
     def limit(self, op: str, args: dict[str, Any], ceiling: float, *, encoded: str | None = None) -> float: ...
+
+
+def _operation_name(op: str, args: dict[str, Any]) -> str:
+    return op
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the channel's sentences call things, from the side that knows the assignment (the sandbox does not):
+    the code a request ran (grader/grading/calls.py) and the grading categories by their titles."""
+
+    call_name: Callable[[str, dict[str, Any]], str] = _operation_name
+    """What the student would call the code a request ran (by default the operation's own name)."""
+    category_titles: Mapping[str, str] = field(default_factory=dict)
+    """Each category's title, by its key (by default the key itself)."""
+
+
+HELLO = "hello"
+"""The request that imports the submission in a new worker (the channel's own, not a call of the suites')."""
 
 
 class StudentProblem(Exception):
@@ -92,18 +113,19 @@ class GraderFault(Exception):
 class WorkerClient:
     """Starts, talks to and kills one submission's worker; restarts it after a crash or a time-out."""
 
-    def __init__(self, spec: SandboxSpec, *, call_timeout: float, budget: float, max_timeouts: int = 5,
-                 deadlines: Deadlines | None = None, max_crashes: int | None = None) -> None:
+    def __init__(self, spec: SandboxSpec, *, times: TimeLimits, deadlines: Deadlines | None = None,
+                 max_crashes: int | None = None, words: Vocabulary = Vocabulary()) -> None:
         self.spec = spec
-        self.call_timeout = call_timeout
+        self.words = words
+        self.times = times
+        """The run's time limits: call_timeout caps a call given no ceiling, max_timeouts, the budget."""
         self.deadlines = deadlines
         """Where per-call deadlines come from (the reference's own time); None: call_timeout for every call."""
         self.imported = False
         """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
         self.last_charged = 0.0
-        self.max_timeouts = max_timeouts
         self.timeouts: dict[str, int] = {}
-        self.max_crashes = max_timeouts if max_crashes is None else max_crashes
+        self.max_crashes = times.max_timeouts if max_crashes is None else max_crashes
         self.crashes: dict[str, int] = {}
         """Per category, how many calls ended the worker while none of that category's calls has come back:
         a category whose every call kills the worker stops restarting it after max_crashes of them."""
@@ -111,8 +133,7 @@ class WorkerClient:
         """Categories where some call came back (a value, an exception, a time-out): never stopped for crashes."""
         self.category = ""
         """The category of the test running now: timeouts are counted per category."""
-        self.budget_left = budget
-        self.budget = budget
+        self.budget_left = times.budget
         self.process: subprocess.Popen[bytes] | None = None
         self.selector: selectors.BaseSelector | None = None
         """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
@@ -151,24 +172,24 @@ class WorkerClient:
             raise GraderFault(f"the sandbox did not start within {BOOT_TIMEOUT:g} s{self._stderr_tail()}") from None
         except StudentCrash:
             raise GraderFault(f"the sandbox did not start{self._stderr_tail()}") from None
-        if boot.get("boot") is not True:
+        if not boot.boot:
             self.stop()
             raise GraderFault("the sandbox started but its worker did not announce itself")
         if self.budget_left <= 0:
             self.stop()
-            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
         limit = min(IMPORT_TIMEOUT, self.budget_left)
         self.imported = True
         try:
-            self._request("hello", {"root": self.spec.inside_root, "package": self.spec.package,
+            self._request(HELLO, {"root": self.spec.inside_root, "package": self.spec.package,
                                     "coverage": self.spec.coverage}, limit)
         except StudentTimeout:
             self.budget_left -= self.last_charged
             self.stop()
             if self.restarts and limit < IMPORT_TIMEOUT:
                 raise StudentTimeout(f"not run: importing your package again used up the rest of the time "
-                                     f"budget of {self.budget:g} s for this submission") from None
+                                     f"budget of {self.times.budget:g} s for this submission") from None
             raise Ungradable(f"importing your package did not finish within {limit:g} s") from None
         except StudentCrash as crash:
             self.stop()
@@ -204,21 +225,21 @@ class WorkerClient:
 
         encoded_args: args as JSON with sorted keys, when the caller has it already (args are encoded once per
         call, for the deadline's key and the request alike)."""
-        if self.timeouts.get(self.category, 0) >= self.max_timeouts:
+        if self.timeouts.get(self.category, 0) >= self.times.max_timeouts:
             # Named, not "this category": the harness repeats the sentence for the same call in a later test.
-            raise StudentTimeout(f"not run: your code had already timed out {self.max_timeouts} times in "
+            raise StudentTimeout(f"not run: your code had already timed out {self.times.max_timeouts} times in "
                                  f"{self._category_name()}, so that category's remaining tests were not run")
         if self.crashes.get(self.category, 0) >= self.max_crashes:
             raise StudentCrash(f"not run: the process running your code had ended in each of the "
                                f"{self.max_crashes} calls before this one in {self._category_name()}, so that "
                                "category's remaining tests were not run")
         if self.budget_left <= 0:
-            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.budget:g} s "
+            raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
         if self.process is None:
             self.restarts += 1
             self.start()
-        ceiling = timeout or self.call_timeout
+        ceiling = timeout or self.times.call_timeout
         encoded = encoded_args if encoded_args is not None else json.dumps(args, sort_keys=True)
         limit = self.deadlines.limit(op, args, ceiling, encoded=encoded) if self.deadlines is not None else ceiling
         deadline = min(limit, self.budget_left)
@@ -243,19 +264,12 @@ class WorkerClient:
 
     def _category_name(self) -> str:
         """The current category as reports title it."""
-        return CATEGORY_TITLES.get(self.category, self.category) or "this category"
+        return self.words.category_titles.get(self.category, self.category) or "this category"
 
-    def _fold(self, files: Any) -> None:
-        """Add a worker's report of the lines run per file to what is known."""
-        if type(files) is not list:
-            return
-        for entry in files:
-            if type(entry) is not dict:
-                continue
-            path, executed = entry.get("path"), entry.get("executed")
-            if type(path) is not str or type(executed) is not list:
-                continue
-            self.coverage.setdefault(path, set()).update(line for line in executed if type(line) is int)
+    def _fold(self, files: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
+        """Add a worker's report of the lines run per file (checked by Reply) to what is known."""
+        for path, executed in files:
+            self.coverage.setdefault(path, set()).update(executed)
 
     def output(self) -> tuple[str, bool]:
         """Everything the student's code printed so far, capped, and whether it was cut."""
@@ -280,30 +294,30 @@ class WorkerClient:
         try:
             while True:
                 reply = self._read_line(timeout, clock)
-                if reply.get("id") == ident:
+                if reply.ident == ident:
                     break
                 # Anything else on the channel was written by student code: ignore it (on the same clock).
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
-        self._keep_output(reply.get("output"), reply.get("output_truncated"))
-        if "lines" in reply and self.spec.coverage:
-            self._fold(reply["lines"])  # the lines that ran since the last reply carrying some
-        if reply.get("ok") is True:
-            return reply.get("value")
-        if "raised" in reply:
-            info = reply["raised"] if type(reply["raised"]) is dict else {}
-            exception = {key: str(info.get(key, ""))[:4000] for key in ("type", "message", "traceback")}
-            raise StudentRaised(_raised_sentence(_call_name(op, args), exception), exception=exception)
-        if "missing" in reply:
-            raise StudentMissing(str(reply["missing"])[:500])
+        self._keep_output(reply.output, reply.output_truncated)
+        if reply.lines is not None and self.spec.coverage:
+            self._fold(reply.lines)  # the lines that ran since the last reply carrying some
+        if reply.ok:
+            return reply.value
+        if reply.raised is not None:
+            exception = reply.raised.to_json()
+            name = "importing your package" if op == HELLO else self.words.call_name(op, args)
+            raise StudentRaised(_raised_sentence(name, exception), exception=exception)
+        if reply.missing is not None:
+            raise StudentMissing(reply.missing)
         if self.imported:
             # An honest worker never refuses our requests: student code changed the worker's own objects.
             raise StudentMissing("the process running your code stopped answering the grader's requests "
                                  "(does your code change objects that are not its own?)")
-        raise GraderFault(f"the worker refused the request {op!r}: {str(reply.get('fault'))[:200]}")
+        raise GraderFault(f"the worker refused the request {op!r}: {reply.fault}")
 
-    def _read_line(self, timeout: float, clock: CallClock | None = None) -> dict[str, Any]:
-        """One JSON line from the worker within timeout seconds, or the reason there is none.
+    def _read_line(self, timeout: float, clock: CallClock | None = None) -> Reply:
+        """One reply line from the worker within timeout seconds (read by Reply), or the reason there is none.
 
         With a clock the seconds are those it charges the worker's tree (its CPU time plus the time it
         sleeps), with a wall-clock backstop; without one, wall-clock seconds (the sandbox starting up).
@@ -330,11 +344,7 @@ class WorkerClient:
                 self.stop()
                 raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
         line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            message = json.loads(line)
-        except ValueError:
-            return {}
-        return message if type(message) is dict else {}
+        return Reply.parse(line)
 
     def _ended(self) -> str:
         """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""
@@ -348,12 +358,12 @@ class WorkerClient:
         self.stop()
         return _ended_sentence(code, wrapped=self.spec.level in NAMESPACED)
 
-    def _keep_output(self, text: object, truncated: object) -> None:
+    def _keep_output(self, text: str | None, truncated: bool) -> None:
         """Add a call's printed output to the submission's, up to OUTPUT_CAP."""
-        if type(text) is not str:
+        if text is None:
             return
         room = OUTPUT_CAP - self.output_kept
-        if len(text) > room or truncated is True:
+        if len(text) > room or truncated:
             self.output_truncated = True
         piece = text[: max(room, 0)]
         self.output_parts.append(piece)
@@ -373,13 +383,6 @@ def _where(problem: StudentProblem) -> str:
         return ""  # its message already names the file and line; the frame would be the import statement
     frames = re.findall(r'File "([^"]+)", line (\d+)', exception.get("traceback", ""))
     return f", at {frames[-1][0]} line {frames[-1][1]}" if frames else ""
-
-
-def _call_name(op: str, args: dict[str, Any]) -> str:
-    """What the student would call the code a request ran."""
-    names = {"structure_ops": f"your {args.get('kind', 'Queue')}", "card_values": "card_value",
-             "replay": "play_round/resolve_war", "hello": "importing your package"}
-    return names.get(op) or (str(args.get("function")) if op == "call" else op)
 
 
 def _raised_sentence(name: str, exception: dict[str, str]) -> str:

@@ -13,9 +13,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import seccomp_bpf
 
@@ -119,6 +119,34 @@ class Limits:
     network_filter: str = ""
     """A seccomp program (hex) installed before the worker starts: the uid level's way to refuse the network."""
 
+    @classmethod
+    def from_json(cls, data: object) -> Limits:
+        """Read back asdict's output; ValueError for anything else (a negative limit included)."""
+        values = _typed_fields(cls, data, "resource limits")
+        if any(type(value) is int and value < 0 for value in values.values()):
+            raise ValueError("a resource limit cannot be negative")
+        return cls(**values)
+
+
+def _typed_fields(kind: type, data: object, what: str, *,
+                  nested: dict[str, Callable[[object], object]] | None = None) -> dict[str, Any]:
+    """The fields of a dataclass read from JSON, each of its declared type (str, int, bool, int | None), nested
+    records read by their own reader; ValueError naming the first field that is missing, unknown or mistyped."""
+    names = {item.name: str(item.type) for item in fields(kind)}
+    if type(data) is not dict or set(data) != set(names):
+        raise ValueError(f"the {what} should be an object with exactly {', '.join(sorted(names))}")
+    values: dict[str, Any] = {}
+    for name, declared in names.items():
+        value = data[name]
+        if nested and name in nested:
+            values[name] = nested[name](value)
+            continue
+        allowed = {"str": (str,), "int": (int,), "bool": (bool,), "int | None": (int, type(None))}[declared]
+        if type(value) not in allowed:
+            raise ValueError(f"the {what}'s {name} should be {declared}, not {type(value).__name__}")
+        values[name] = value
+    return values
+
 
 @dataclass(frozen=True)
 class SandboxSpec:
@@ -167,9 +195,13 @@ class SandboxSpec:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SandboxSpec:
-        """Read back to_json's output."""
-        return cls(**{**data, "limits": Limits(**data["limits"])})
+    def from_json(cls, data: object) -> SandboxSpec:
+        """Read back to_json's output: every field present with its type, the level one of LEVELS; ValueError
+        saying what is wrong otherwise."""
+        values = _typed_fields(cls, data, "sandbox spec", nested={"limits": Limits.from_json})
+        if values["level"] not in LEVELS:
+            raise ValueError(f"the sandbox spec's level {values['level']!r} is not one of {', '.join(LEVELS)}")
+        return cls(**values)
 
 
 class SandboxError(RuntimeError):
@@ -493,6 +525,7 @@ def make_spec(
     level: str,
     limits: Limits,
     slot: int,
+    hidden: tuple[str, ...],
     coverage: bool = True,
 ) -> SandboxSpec:
     """Decide how one submission's worker will run at level (chosen once per run by choose_level): interpreter,
@@ -500,7 +533,8 @@ def make_spec(
 
     root's parent is the submission's own folder: the scratch (plain) and the mount point (unshare) go
     there. The copy stays root's and read-only; when the worker runs as its own uid it reads the copy
-    through its group, so it can neither change the copy nor make it writable again.
+    through its group, so it can neither change the copy nor make it writable again. hidden: the folders
+    student code must never read (grader/hidden.py), sealed at the uid level (the other levels never show them).
     """
     if level not in LEVELS:
         raise SandboxError(f"unknown sandbox level {level!r}")
@@ -517,7 +551,7 @@ def make_spec(
         if uid is None:
             raise SandboxError("the uid sandbox level needs the grader to run as root")
         from . import uid_level
-        uid_level.seal()
+        uid_level.seal(hidden)
         limits = replace(limits, network_filter=(uid_level.network_filter() or b"").hex())
     if level in ("uid", "plain"):
         scratch = str(base / "scratch")

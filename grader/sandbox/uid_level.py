@@ -4,8 +4,8 @@ There bubblewrap and unshare fail (no CAP_SYS_ADMIN; unshare, setns and clone wi
 barrier is the uid: student code runs as the unprivileged uid of its job slot (the run's uid block, as at the
 other levels), with the resource limits of every level, in a scratch folder of its own, from a world-readable
 runtime (the worker or Part E's script, with the pytest they need) and an interpreter any user can run. Everything
-secret, the grader (suites, wheats, chaffs, settings), the reference and the source checkout they came from,
-plus what the caller names (Gradescope's source folder; the class's submissions and OUT), is made unreadable to
+secret the caller names (grader/hidden.py: the grader, the reference and their checkout; Gradescope's source
+folder; the class's submissions and OUT), is made unreadable to
 every other user and checked, as one of those uids, before the first submission: the level refuses in one line
 when it cannot be. The network is taken away with a seccomp filter (socket() for anything but AF_UNIX, and
 io_uring, fail) where the kernel allows one.
@@ -60,22 +60,14 @@ def network_filter() -> bytes | None:
     return program if done.returncode == 0 else None
 
 
-def secret_roots() -> list[Path]:
-    """The folders student code must not read: the grader and reference packages, and their checkout if any."""
-    import grader
-    import reference
-    roots = [Path(grader.__file__).resolve().parent, Path(reference.__file__).resolve().parent]
-    checkout = roots[0].parent
-    if (checkout / "pyproject.toml").is_file() and (checkout / "reference").is_dir():
-        roots.append(checkout)  # the hidden suites in every form: tests, the git history, built wheels
-    return roots
-
-
 @functools.lru_cache(maxsize=None)
-def seal(extra: tuple[str, ...] = ()) -> None:
-    """Take every other user's access to the secret roots (and extra) away, then check it as a worker uid:
-    SandboxError (one line) when one of their files can still be read. Done once per process and set."""
-    roots = [*secret_roots(), *(Path(path) for path in extra)]
+def seal(hidden: tuple[str, ...]) -> None:
+    """Take every other user's access to the folders hidden (the caller's secrets: grader/hidden.py) away, then
+    check it as a worker uid: SandboxError (one line) when one of their files can still be read. Done once per
+    process and set; nothing given to hide is the caller's bug, refused."""
+    if not hidden:
+        raise SandboxError("the uid sandbox was given nothing to hide from student code")
+    roots = [Path(path) for path in hidden]
     for root in roots:
         try:
             mode = root.stat().st_mode

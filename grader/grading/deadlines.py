@@ -3,7 +3,9 @@
 The trusted process runs the call on the reference, through the very operations the worker runs on the
 student's code, and times it in CPU seconds (as the worker is charged: see process_clock). A call of a
 few microseconds gets the floor; a call that replays hundreds of games gets a multiple of what the
-reference needs for them. The ceiling (call_timeout or game_timeout) caps either.
+reference needs for them. The ceiling (call_timeout or game_timeout) caps either. Which calls are timed this
+way, and which ceiling caps each, is grader/grading/calls.py's table; the formula is grader/limits.py's.
+The sandbox's channel asks an object of this shape (its Deadlines protocol) and knows nothing of the reference.
 """
 
 from __future__ import annotations
@@ -16,24 +18,17 @@ from typing import Any
 
 import reference
 
-from . import worker
-
-TIMED_OPS = frozenset({"structure_ops", "card_values", "call", "deal", "play_round", "resolve_war", "play_game",
-                       "replay"})
-"""Operations the reference can run; anything else gets the floor."""
+from ..limits import deadline
+from ..sandbox import worker
+from .calls import BY_OP, Call
 
 SAMPLE_DECKS = 8
 """A replay of more decks is timed on this many and scaled up (the decks are alike)."""
 
 
-def deadline(seconds: float, *, multiple: float, floor: float, ceiling: float) -> float:
-    """multiple times the reference's seconds, at least floor, at most ceiling (hidden calls and Part E's tests)."""
-    return min(ceiling, max(floor, multiple * seconds))
-
-
 KNOWN: dict[str, float] = {}
 """The reference's CPU seconds per call (by call_key), shared by every clock of this process. The suite
-server hands what one run measured to the runs it forks after it (see grader.grading.suite_server), so a
+server hands what one run measured to the runs it forks after it (see suite_server.py), so a
 call is timed once per job slot, not once per submission."""
 
 
@@ -60,21 +55,27 @@ class ReferenceClock:
 
     def limit(self, op: str, args: dict[str, Any], ceiling: float, *, encoded: str | None = None) -> float:
         """Seconds the student's call may be charged: multiple times the reference's, at least floor, at most
-        ceiling. A detailed replay is the grader diagnosing a failure already seen, not a judged call: it gets
-        the ceiling, so a replay near the line is never cut off on one run and finished on the next."""
-        if op == "replay" and args.get("detail"):
+        ceiling; or the ceiling itself where the call's rule says so (a detailed replay: the grader diagnosing a
+        failure already seen). A call not declared in calls.Call is the grader's bug: ValueError."""
+        if self._call(op).rule.untimed(args):
             return ceiling
         return deadline(self.reference_seconds(op, args, encoded), multiple=self.multiple, floor=self.floor,
                         ceiling=ceiling)
 
     def reference_seconds(self, op: str, args: dict[str, Any], encoded: str | None = None) -> float:
-        """CPU seconds the reference needs for this call (0 for an operation it cannot run)."""
-        if op not in TIMED_OPS:
-            return 0.0
+        """CPU seconds the reference needs for this call."""
+        self._call(op)
         key = call_key(op, args, encoded)
         if key not in self.seconds:
             self.seconds[key] = self._time(op, args)
         return self.seconds[key]
+
+    @staticmethod
+    def _call(op: str) -> Call:
+        call = BY_OP.get(op)
+        if call is None:
+            raise ValueError(f"{op!r} is not a call declared in grader.grading.calls.Call")
+        return call
 
     def _time(self, op: str, args: dict[str, Any]) -> float:
         scale = 1.0

@@ -1,0 +1,88 @@
+"""The records handed into and out of the trusted pytest process read back only when every field has its type
+(grader/grading/run_settings.py, grader/grading/recorded.py, SandboxSpec, Limits, TimeLimits)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.config import load_config
+from grader.grading.recorded import Recorded, SeenTest
+from grader.grading.run_settings import RunSettings
+from grader.limits import TimeLimits
+from grader.sandbox.isolation import Limits, SandboxSpec
+
+SPEC = SandboxSpec(level="bwrap", root="/tmp/sub/root", package="war", runtime="/tmp/runtime", python="/usr/bin/python3",
+                   python_home="", uid=200007, limits=Limits(), coverage=True)
+
+
+def test_run_settings_round_trip_through_json(tmp_path):
+    """What the runner writes is what the harness reads: the spec, the limits as configured, the deadline mode"""
+    settings = RunSettings(SPEC, load_config(environ={}).times)
+    settings.write(tmp_path / "settings.json")
+    assert RunSettings.read(tmp_path / "settings.json") == settings
+
+
+@pytest.mark.parametrize(("change", "complaint"), [
+    (lambda data: data["spec"].update(level="chroot"), "level 'chroot'"),
+    (lambda data: data["spec"].update(uid="0"), "uid should be int | None"),
+    (lambda data: data["spec"]["limits"].update(memory_bytes=-1), "cannot be negative"),
+    (lambda data: data["spec"].pop("package"), "exactly"),
+    (lambda data: data["times"].update(call_timeout="2"), "call_timeout should be a number"),
+    (lambda data: data["times"].update(max_timeouts=5.0), "max_timeouts should be a whole number"),
+    (lambda data: data.update(spec=None), "neither a sandbox"),
+    (lambda data: data.update(extra=1), "should be an object with"),
+])
+def test_run_settings_of_the_wrong_shape_are_refused_with_the_reason(change, complaint):
+    """A missing, unknown or mistyped field anywhere in the settings is a ValueError naming it"""
+    data = RunSettings(SPEC, load_config(environ={}).times).to_json()
+    change(data)
+    with pytest.raises(ValueError, match=complaint):
+        RunSettings.from_json(data)
+
+
+def test_time_limits_derive_every_limit_in_one_place():
+    """The shipped settings give the shipped limits: the backstops and budgets come from TimeLimits alone"""
+    times = load_config(environ={}).times
+    assert times == TimeLimits(call_timeout=2.0, game_timeout=10.0, submission_timeout=30.0, max_timeouts=5,
+                               deadline_multiple=20.0, deadline_floor=0.5)
+    assert (times.pytest_backstop, times.worker_cpu_seconds, times.suite_run_seconds(100), times.budget) == \
+        (50.0, 120, 2150.0, 30.0)
+    assert load_config(environ={}).limits.cpu_seconds == times.worker_cpu_seconds
+    assert (times.deadline(0.001, times.call_timeout), times.deadline(0.05, 2.0), times.deadline(1.0, 2.0)) == \
+        (0.5, 1.0, 2.0)
+
+
+def test_a_record_round_trips_and_a_malformed_one_is_refused(tmp_path):
+    """Recorded's to_json reads back equal; a test of an unknown outcome, a line that is no number, text that is
+    no text: ValueError (the runner scores that as a run that wrote nothing)"""
+    record = Recorded(tests={"t::a": SeenTest("failed", "a sentence", {"label": "x"}, {"type": "E", "message": "m",
+                                                                                        "traceback": ""},
+                                                0.25, "print(1)", [{"category": "deal"}], ["v"], "d")},
+                      output="hi", coverage={"war/a.py": [1, 3]}, restarts=2, telemetry={"reference": []})
+    record.write(tmp_path / "r.json")
+    assert Recorded.read(tmp_path / "r.json") == record
+    for change, complaint in [
+        (lambda data: data["tests"]["t::a"].update(outcome="won"), "outcome 'won'"),
+        (lambda data: data["coverage"]["war/a.py"].update(executed=["1"]), "coverage"),
+        (lambda data: data.update(grader_fault=7), "grader_fault should be text"),
+        (lambda data: data["tests"]["t::a"].update(plays=[1]), "plays"),
+        (lambda data: data.update(restarts=-1), "restarts"),
+    ]:
+        data = record.to_json()
+        change(data)
+        with pytest.raises(ValueError, match=complaint):
+            Recorded.from_json(data)
+
+
+def test_the_suite_servers_messages_read_back_typed():
+    """A run request holds text only; a server reply's mistyped fields read as absent (the runner then stops it)"""
+    from grader.grading.suite_protocol import RunRequest, ServerReply, read_timings
+
+    assert RunRequest.from_json(RunRequest({"A": "1"}).to_json()) == RunRequest({"A": "1"})
+    with pytest.raises(ValueError):
+        RunRequest.from_json({"env": {"A": 1}})
+    for reply in (ServerReply(ready=True), ServerReply(ready=False, error="no"), ServerReply(pid=7),
+                  ServerReply(status=0)):
+        assert ServerReply.from_json(reply.to_json()) == reply
+    assert ServerReply.from_json({"pid": "7", "status": 1.0, "ready": 1}) == ServerReply()
+    assert read_timings('{"k": 0.5, "j": 1, "3": "x"}') == {"k": 0.5} and read_timings("[") == {}
