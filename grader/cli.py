@@ -14,6 +14,7 @@ from . import __version__
 from .batch import (INSTRUCTOR_FOLDER, Listener, MergeError, OutputError, Shard, check, grade_run, junit, merge,
                     render)
 from .config import ConfigError
+from .late import LateError
 from .export.classroom import ExportError, export_classroom
 from .export.gradescope import export_gradescope
 from .grading.runner import GradingError
@@ -214,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             where = args.out / INSTRUCTOR_FOLDER if args.view == "instructor" else args.out
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/")
             return EXIT_OK
-    except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
+    except (UsageError, ConfigError, LateError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except GradingError as error:

@@ -10,6 +10,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .late import KEYS as LATE_KEYS
+from .late import LatePolicy, read_policy
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
 
@@ -97,6 +99,8 @@ class Config:
     deadline_multiple: float = 20.0
     deadline_floor: float = 0.5
     allow_plain: bool = False
+    late: LatePolicy | None = None
+    """The late policy ([late] of the settings file, with its extensions and grace ledger); None without one."""
     sources: dict[str, str] = field(default_factory=dict)
     """Where each setting's value came from (for messages)."""
 
@@ -108,12 +112,18 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     layers = [("the defaults", _read_toml(files("grader").joinpath("grading.toml").read_text(), "the defaults"))]
+    late: LatePolicy | None = None
     if path is not None:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as error:
             raise ConfigError(f"cannot read the config file {path}: {error.strerror}") from None
         layers.append((str(path), _read_toml(text, str(path))))
+        table = layers[-1][1].pop("late", None)
+        if table is not None:
+            if not isinstance(table, dict):
+                raise ConfigError(f"[late] in {path} should be a table")
+            late = read_policy(table, origin=Path(path), text=text)
     known = {(s.section, s.key) for s in SETTINGS}
     for origin, data in layers:
         for section, table in data.items():
@@ -154,6 +164,7 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         deadline_multiple=values["limits.deadline_multiple"],
         deadline_floor=values["limits.deadline_floor"],
         allow_plain=values["sandbox.allow_plain"],
+        late=late,
         sources=sources,
     )
 
@@ -199,6 +210,7 @@ def _did_you_mean(section: str, key: str) -> str:
     keys: dict[str, list[str]] = {}
     for setting in SETTINGS:
         keys.setdefault(setting.section, []).append(setting.key)
+    keys["late"] = list(LATE_KEYS)
     sections = [section] if section in keys else difflib.get_close_matches(section, list(keys), n=1)
     for near in sections:  # a mistyped key in its section, or the key under a mistyped section
         close = difflib.get_close_matches(key, keys[near], n=1)

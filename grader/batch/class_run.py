@@ -17,6 +17,7 @@ from typing import Callable
 from .. import __version__
 from ..config import Config, load_config
 from ..grading.runner import grade_all, open_batch, scratch_folder
+from ..late import check_students, require_due
 from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
@@ -65,6 +66,8 @@ def settings_digest(config: Config, level: str) -> str:
     """What a result depends on besides the submission: settings, sandbox level, the grader's own files."""
     digest = hashlib.sha256()
     settings = {key: value for key, value in dataclasses.asdict(config).items() if key != "sources"}
+    if settings["late"] is not None:  # where its files' lines are only names them in messages
+        settings["late"].pop("places")
     digest.update(json.dumps({"settings": settings, "level": level, "version": __version__},
                              sort_keys=True, default=str).encode())
     package = Path(__file__).resolve().parent.parent
@@ -84,6 +87,7 @@ def find_class(paths: list[Path], out: Path) -> tuple[list[Submission], list[str
 def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs: int, force: bool = False,
                progress: Progress = lambda result, kept: None) -> BatchReport:
     """Grade submissions into out: checked and locked first, results kept unless --force, class files last."""
+    require_due(config.late)
     with open_output(out, students=len(submissions)) as output:
         level = choose_level(config.sandbox, allow_plain=config.allow_plain)
         settings = settings_digest(config, level)
@@ -154,6 +158,8 @@ def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | No
     listener = listener or Listener()
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     submissions, skipped = find_class(paths, out)
+    if config.late is not None and len(submissions) > 1:  # one submission graded alone is not its class
+        check_students(config.late, [submission.student for submission in submissions])
     for line in skipped:
         listener.skipped(line)
     chosen = shard.select(submissions) if shard else submissions
@@ -169,6 +175,7 @@ def grade_submissions(submissions: list[Submission], config: Config, *, jobs: in
                       listener: Listener | None = None) -> list[GradeResult]:
     """Check the sandbox level, then grade the submissions in a scratch batch, writing no output folder."""
     listener = listener or Listener()
+    require_due(config.late)
     level = choose_level(config.sandbox, allow_plain=config.allow_plain)
     listener.started(len(submissions))
     with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=secrets, level=level) as batch:
