@@ -69,8 +69,10 @@ class Lateness:
     """The due date that counted for this student (their extension's, if any), ISO 8601 with its offset."""
     extended: bool
     """Whether due is the student's extension rather than the class's date."""
+    late: bool
+    """Whether it counted as late at all (a second after due is late)."""
     hours_late: float | None
-    """Hours after due (0 when on time); None when the source marked it late without saying when."""
+    """Hours after due, to the second (0 when on time); None when the source marked it late without saying when."""
     grace_days_used: int
     """Grace days spent on this submission (whole days, spent automatically to cover lateness)."""
     penalty_percent: float
@@ -84,14 +86,9 @@ class Lateness:
     sentence: str
     """One line for the student, e.g. "submitted 26 h late, 1 grace day used, −10%"."""
 
-    @property
-    def late(self) -> bool:
-        """Whether the submission counted as late at all."""
-        return self.hours_late is None or self.hours_late > 0
-
     def to_json(self) -> dict[str, Any]:
         """Plain data for results.json."""
-        return {"due": self.due, "extended": self.extended, "hours_late": self.hours_late,
+        return {"due": self.due, "extended": self.extended, "late": self.late, "hours_late": self.hours_late,
                 "grace_days_used": self.grace_days_used, "penalty_percent": self.penalty_percent,
                 "points_before": self.points_before, "points_after": self.points_after, "cut_off": self.cut_off,
                 "sentence": self.sentence}
@@ -101,6 +98,7 @@ class Lateness:
         """Read back to_json's output."""
         hours = data.get("hours_late")
         return cls(due=str(data["due"]), extended=bool(data.get("extended", False)),
+                   late=bool(data.get("late", hours is None or float(hours) > 0)),
                    hours_late=None if hours is None else float(hours),
                    grace_days_used=int(data.get("grace_days_used", 0)),
                    penalty_percent=float(data["penalty_percent"]), points_before=float(data["points_before"]),
@@ -130,15 +128,15 @@ def assess(policy: LatePolicy, student: str, submitted_at: str, marked_late: boo
         if moment is None:  # the sources write these themselves; a bad one is nobody's lateness
             return None
         seconds = (moment - due).total_seconds()
-        hours: float | None = round(max(seconds, 0.0) / HOUR, 2)
+        hours: float | None = round(max(seconds, 0.0) / HOUR, 4)
         after_cutoff = cutoff is not None and moment > cutoff
     elif marked_late:
         seconds, hours, after_cutoff = 1.0, None, False
     else:
         return None
     if seconds <= 0:
-        return Lateness(due=due.isoformat(), extended=extended, hours_late=0.0, grace_days_used=0,
-                        penalty_percent=0.0, points_before=points, points_after=points, cut_off=False,
+        return Lateness(due=due.isoformat(), extended=extended, late=False, hours_late=0.0, grace_days_used=0,
+                        penalty_percent=0.0, points_before=float(points), points_after=float(points), cut_off=False,
                         sentence="submitted on time" + (" (your extended due date)" if extended else ""))
     left = max(policy.grace_days - policy.grace_used.get(student, 0), 0)
     grace = 0 if after_cutoff else min(left, math.ceil(seconds / DAY))
@@ -150,8 +148,9 @@ def assess(policy: LatePolicy, student: str, submitted_at: str, marked_late: boo
     else:
         percent = min(math.ceil(charged / DAY) * policy.penalty_per_day, policy.max_penalty)
     after = round(points * (100.0 - percent) / 100.0, 4)
-    return Lateness(due=due.isoformat(), extended=extended, hours_late=hours, grace_days_used=grace,
-                    penalty_percent=percent, points_before=points, points_after=after, cut_off=after_cutoff,
+    return Lateness(due=due.isoformat(), extended=extended, late=True, hours_late=hours, grace_days_used=grace,
+                    penalty_percent=float(percent), points_before=float(points), points_after=after,
+                    cut_off=after_cutoff,
                     sentence=_sentence(seconds if hours is not None else None, extended, grace, percent,
                                        cutoff if after_cutoff else None, policy))
 
