@@ -423,3 +423,17 @@ def test_lateness_round_trips_through_json():
     """to_json and from_json agree, marked-late's None hours included"""
     late = assess(policy(), "alice", "", True, 80.0)
     assert late is not None and Lateness.from_json(json.loads(json.dumps(late.to_json()))) == late
+
+
+def test_the_gradescope_zip_ships_the_late_files_beside_grading_toml(tmp_path):
+    """export gradescope takes the extensions file and the ledger along, by their relative names; a file
+    outside grading.toml's folder has no place in the zip and is refused with one line"""
+    from grader.export.classroom import ExportError
+    from grader.export.gradescope import late_files
+    path = settings(tmp_path, f'due = "{DUE}"\nextensions = "ext.csv"\ngrace_used = "used.csv"\n',
+                    {"ext.csv": "id,until\n", "used.csv": "id,days\n"})
+    assert late_files(path) == {"ext.csv": b"id,until\n", "used.csv": b"id,days\n"}
+    (tmp_path / "inner").mkdir()
+    inner = settings(tmp_path / "inner", f'due = "{DUE}"\nextensions = "../ext.csv"\n')
+    with pytest.raises(ExportError, match="keep the file in grading.toml's folder"):
+        late_files(inner)
