@@ -86,6 +86,10 @@ def summary(results: list[GradeResult], out: Path, *, kept: int = 0) -> str:
             available = sum(c.max_score for r in graded for c in r.categories if c.id == category)
             if available:
                 lines.append(f"  {title:<24} class average {100 * earned / available:5.1f}%")
+    late = [r for r in results if r.late is not None and r.late.late]
+    if late:
+        lines.append(f"{len(late)} late: {sum(r.late.penalty_percent > 0 for r in late if r.late)} with a penalty, "
+                     f"{sum(r.late.cut_off for r in late if r.late)} after the cut-off (scored 0)")
     for result in results:
         if result.outcome != "graded":
             lines.append(f"  {result.student}: {result.outcome.replace('_', ' ')}: {result.reason}")

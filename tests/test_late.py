@@ -437,3 +437,16 @@ def test_the_gradescope_zip_ships_the_late_files_beside_grading_toml(tmp_path):
     inner = settings(tmp_path / "inner", f'due = "{DUE}"\nextensions = "../ext.csv"\n')
     with pytest.raises(ExportError, match="keep the file in grading.toml's folder"):
         late_files(inner)
+
+
+def test_the_command_line_summary_and_junit_name_the_late_ones(tmp_path):
+    """grade's summary counts the late, penalised and cut-off submissions; JUnit carries the sentence"""
+    from grader.report.junit import write_junit
+    cut = with_late_policy(dataclasses.replace(read_results(EXAMPLE), student="dave",
+                                               submitted_at="2026-12-10T00:00:00-05:00"), policy())
+    on_time = dataclasses.replace(read_results(EXAMPLE), student="alice")
+    text = cli.summary([late_result(), cut, on_time], tmp_path)
+    assert "2 late: 2 with a penalty, 1 after the cut-off (scored 0)" in text
+    write_junit([late_result()], tmp_path / "junit.xml")
+    assert 'name="late" value="submitted 26 h late, 1 grace day used, \u221210%"' in (
+        tmp_path / "junit.xml").read_text(encoding="utf-8")
