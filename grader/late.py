@@ -178,7 +178,7 @@ def _sentence(seconds: float | None, extended: bool, grace: int, percent: float,
 def duration(seconds: float) -> str:
     """A length of lateness in words: "40 s", "12 min", "26 h", "3 days 4 h"."""
     if seconds < 60:
-        return f"{math.ceil(seconds):d} s"
+        return f"{max(int(seconds), 1):d} s"
     if seconds < HOUR:
         return f"{int(seconds // 60):d} min"
     hours = round(seconds / HOUR)

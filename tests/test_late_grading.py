@@ -4,6 +4,7 @@ policy regrades, an unchanged one keeps), and the Gradescope autograder reading 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -110,3 +111,12 @@ def test_the_gradescope_autograder_applies_the_policy_from_the_metadata(tmp_path
     assert result.late is not None and result.score == result.late.points_before * 0.9
     data = json.loads((tmp_path / "results" / "results.json").read_text())
     assert data["score"] == result.score and "26 h late, 1 grace day used" in data["output"]
+
+
+def test_the_same_files_handed_in_at_another_time_are_regraded(graded, tmp_path):
+    """A kept result stands only for the time it was judged at: bob's files with a new time are graded again"""
+    out, settings, submissions, points = graded
+    shutil.copytree(out / "bob", tmp_path / "out" / "bob")
+    bob = dataclasses.replace(submissions[1], submitted_at=DUE)
+    again = grade_into([bob], tmp_path / "out", load_config(settings, environ={}), jobs=1)
+    assert again.kept == 0 and again.results[0].score == points and not again.results[0].late.late

@@ -134,7 +134,10 @@ def _still_standing(output: OutputFolder, submission: Submission, settings: str)
     """The saved result of an earlier run, if this submission, grader and settings are what produced it."""
     if not output.has_saved(submission.student):
         return None
-    return output.saved(submission.student, submission_hash(submission.path), settings)
+    kept = output.saved(submission.student, submission_hash(submission.path), settings)
+    if kept is not None and (kept.submitted_at, kept.marked_late) != (submission.submitted_at, submission.marked_late):
+        return None  # the same files, handed in at another time: the late policy's verdict may differ
+    return kept
 
 
 
