@@ -283,7 +283,7 @@ def _moment(table: Mapping[str, Any], key: str, where: _Where) -> datetime:
         if value.tzinfo is None:
             raise LateError(f"{place}: late.{key} = {value.isoformat()} has no time zone offset; write it with "
                             f"one, e.g. {key} = \"{EXAMPLE}\"")
-        return value.astimezone(value.tzinfo)
+        return value
     if isinstance(value, date) or not isinstance(value, str):
         raise LateError(f"{place}: late.{key} = {value!r} is not a date and time; write it as ISO 8601 with an "
                         f"offset, e.g. {key} = \"{EXAMPLE}\"")
