@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, Listener, MergeError,
+from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, LateError, Listener, MergeError,
                     OutputError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
                     render, reveal_set)
 from .config import ConfigError
@@ -33,6 +33,9 @@ class Progress(Listener):
 
     def skipped(self, line: str) -> None:
         print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
+
+    def noted(self, line: str) -> None:
+        print(printable(f"war-grader: note: {line}"), file=sys.stderr)
 
     def started(self, total: int) -> None:
         self.total, self.done = total, 0
@@ -84,6 +87,10 @@ def summary(results: list[GradeResult], out: Path, *, kept: int = 0) -> str:
             available = sum(c.max_score for r in graded for c in r.categories if c.id == category)
             if available:
                 lines.append(f"  {title:<24} class average {100 * earned / available:5.1f}%")
+    late = [r for r in results if r.late is not None and r.late.late]
+    if late:
+        lines.append(f"{len(late)} late: {sum(r.late.penalty_percent > 0 for r in late if r.late)} with a penalty, "
+                     f"{sum(r.late.cut_off for r in late if r.late)} after the cut-off (scored 0)")
     for result in results:
         if result.outcome != "graded":
             lines.append(f"  {result.student}: {result.outcome.replace('_', ' ')}: {result.reason}")
@@ -250,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/"
                   + (" (hidden tests revealed: the [reveal] date has passed)" if reveal else ""))
             return EXIT_OK
-    except (UsageError, ConfigError, SandboxError, OutputError, MergeError, ExportError) as error:
+    except (UsageError, ConfigError, LateError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except GradingError as error:

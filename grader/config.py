@@ -11,6 +11,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .late import KEYS as LATE_KEYS
+from .late import LatePolicy, read_policy
 from .limits import TimeLimits
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
@@ -104,6 +106,8 @@ class Config:
     allow_plain: bool = False
     reveal_after: str = ""
     """[reveal] after as written: "" (never), "due" or an ISO 8601 date with an offset (grader/reveal.py reads it)."""
+    late: LatePolicy | None = None
+    """The late policy ([late] of the settings file, with its extensions and grace ledger); None without one."""
     sources: dict[str, str] = field(default_factory=dict)
     """Where each setting's value came from (for messages)."""
 
@@ -115,12 +119,18 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     layers = [("the defaults", _read_toml(files("grader").joinpath("grading.toml").read_text(), "the defaults"))]
+    late: LatePolicy | None = None
     if path is not None:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as error:
             raise ConfigError(f"cannot read the config file {path}: {error.strerror}") from None
         layers.append((str(path), _read_toml(text, str(path))))
+        table = layers[-1][1].pop("late", None)
+        if table is not None:
+            if not isinstance(table, dict):
+                raise ConfigError(f"[late] in {path} should be a table")
+            late = read_policy(table, origin=Path(path), text=text)
     known = {(s.section, s.key) for s in SETTINGS}
     for origin, data in layers:
         for section, table in data.items():
@@ -165,6 +175,7 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         hidden=tuple(values["visibility.hidden"]),
         allow_plain=values["sandbox.allow_plain"],
         reveal_after=values["reveal.after"].strip(),
+        late=late,
         sources=sources,
     )
 
@@ -220,6 +231,7 @@ def _did_you_mean(section: str, key: str) -> str:
     keys: dict[str, list[str]] = {}
     for setting in SETTINGS:
         keys.setdefault(setting.section, []).append(setting.key)
+    keys["late"] = list(LATE_KEYS)
     sections = [section] if section in keys else difflib.get_close_matches(section, list(keys), n=1)
     for near in sections:  # a mistyped key in its section, or the key under a mistyped section
         close = difflib.get_close_matches(key, keys[near], n=1)

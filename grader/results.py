@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .late import Lateness
+
 CATEGORY_TITLES: dict[str, str] = {
     "data_structures": "Data structures",
     "joker_dominance": "Joker dominance",
@@ -287,6 +289,8 @@ class GradeResult:
     """Its source marked it late without saying when (Submission.marked_late)."""
     provenance: str = ""
     """Where the graded files came from (Submission.provenance); "" for a plain folder, zip or file."""
+    late: Lateness | None = None
+    """The late policy's verdict (score is then the points after its penalty); None without a policy or a time."""
 
     def to_json(self) -> dict[str, Any]:
         """The results.json document: Gradescope's top-level keys, with everything else in extra_data."""
@@ -317,6 +321,7 @@ class GradeResult:
                 "submitted_at": self.submitted_at,
                 "marked_late": self.marked_late,
                 "provenance": self.provenance,
+                "late": self.late.to_json() if self.late else None,
             },
         }
 
@@ -349,6 +354,7 @@ class GradeResult:
             submitted_at=extra.get("submitted_at", ""),
             marked_late=extra.get("marked_late", False),
             provenance=extra.get("provenance", ""),
+            late=Lateness.from_json(extra["late"]) if extra.get("late") else None,
         )
 
 

@@ -98,12 +98,13 @@ def test_due_without_a_due_date_is_refused_before_anything_is_graded(tmp_path, c
     assert not out.exists()
 
 
-def test_due_reads_the_late_sections_due_date():
-    """With a [late] section (added beside this one), "due" is its due date, given as text or as a datetime"""
-    for due in (DATE, AT):
-        config = SimpleNamespace(reveal_after="due", late=SimpleNamespace(due=due), sources={})
-        assert reveal_date(config) == AT  # type: ignore[arg-type]
-        assert revealed(config, AT) and not revealed(config, AT - timedelta(minutes=1))  # type: ignore[arg-type]
+def test_due_reads_the_late_sections_due_date(tmp_path):
+    """With a [late] section, "due" is its due date, read from the settings file"""
+    path = tmp_path / "grading.toml"
+    path.write_text(f'[late]\ndue = "{DATE}"\n\n[reveal]\nafter = "due"\n')
+    config = load_config(path, environ={})
+    assert reveal_date(config) == AT
+    assert revealed(config, AT) and not revealed(config, AT - timedelta(minutes=1))
 
 
 # ------------------------------------------------------------------------------------------- the pages

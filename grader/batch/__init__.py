@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..config import ConfigError
 from ..grading.runner import GradingError
+from ..late import LateError
 from ..sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
 from ..submissions import UsageError
 from .class_run import (BatchReport, Listener, check, check_passed, find_class, grade, grade_into, grade_run,
@@ -18,7 +19,7 @@ from .merge import MergeError, merge, merge_run, merge_shards
 from .output import INSTRUCTOR_FOLDER, OutputError, grades_csv, junit, render, reveal_set, write_outputs
 from .shards import Shard
 
-__all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "INSTRUCTOR_FOLDER", "LEVELS", "Listener",
+__all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "INSTRUCTOR_FOLDER", "LEVELS", "LateError", "Listener",
            "MAX_JOBS", "MergeError", "OutputError", "SandboxError", "Shard", "UsageError", "check", "check_passed",
            "find_class", "grade", "grade_into", "grade_run", "grade_submissions", "grades_csv", "junit", "merge",
            "merge_run", "merge_shards", "render", "reveal_set", "write_outputs"]

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from .. import __version__
 from ..config import Config, load_config
 from ..grading.runner import grade_all, open_batch, scratch_folder
+from ..late import check_students, require_due
 from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
@@ -63,6 +64,9 @@ class Listener:
     def skipped(self, line: str) -> None:
         """An entry of a class folder that is not a submission, before grading starts."""
 
+    def noted(self, line: str) -> None:
+        """Something the instructor should know before grading starts (an extension for a student not found)."""
+
     def started(self, total: int) -> None:
         """Grading of total submissions starts (kept ones included)."""
 
@@ -75,6 +79,8 @@ def settings_digest(config: Config, level: str) -> str:
     digest = hashlib.sha256()
     settings = {key: value for key, value in dataclasses.asdict(config).items() if key != "sources"}
     settings["reveal_after"] = bool(config.reveal_after)  # whether hidden replay lines are kept, not the date
+    if settings["late"] is not None:  # where its files' lines are only names them in messages
+        settings["late"].pop("places")
     digest.update(json.dumps({"settings": settings, "level": level, "version": __version__},
                              sort_keys=True, default=str).encode())
     package = Path(__file__).resolve().parent.parent
@@ -95,6 +101,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                progress: Progress = lambda result, kept: None, now: datetime | None = None) -> BatchReport:
     """Grade submissions into out: checked and locked first, results kept unless --force, class files last;
     a regrade that moves scores writes OUT/changes.csv. `now` decides the reveal ([reveal]; default: now)."""
+    require_due(config.late)
     reveal = revealed(config, now)
     with open_output(out, students=len(submissions)) as output:
         level = choose_level(config.sandbox, allow_plain=config.allow_plain)
@@ -153,7 +160,10 @@ def _still_standing(output: OutputFolder, submission: Submission, settings: str)
     """The saved result of an earlier run, if this submission, grader and settings are what produced it."""
     if not output.has_saved(submission.student):
         return None
-    return output.saved(submission.student, submission_hash(submission.path), settings)
+    kept = output.saved(submission.student, submission_hash(submission.path), settings)
+    if kept is not None and (kept.submitted_at, kept.marked_late) != (submission.submitted_at, submission.marked_late):
+        return None  # the same files, handed in at another time: the late policy's verdict may differ
+    return kept
 
 
 
@@ -178,6 +188,9 @@ def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | No
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     reveal_date(config)  # "due" without a due date: refused before anything is graded
     submissions, skipped = find_class(paths, out)
+    if config.late is not None and len(submissions) > 1:  # one submission graded alone is not its class
+        for line in check_students(config.late, [submission.student for submission in submissions]):
+            listener.noted(line)
     for line in skipped:
         listener.skipped(line)
     chosen = shard.select(submissions) if shard else submissions
@@ -193,6 +206,7 @@ def grade_submissions(submissions: list[Submission], config: Config, *, jobs: in
                       listener: Listener | None = None) -> list[GradeResult]:
     """Check the sandbox level, then grade the submissions in a scratch batch, writing no output folder."""
     listener = listener or Listener()
+    require_due(config.late)
     level = choose_level(config.sandbox, allow_plain=config.allow_plain)
     listener.started(len(submissions))
     with scratch_folder() as scratch, open_batch(config, Path(scratch), secrets=secrets, level=level) as batch:

@@ -99,17 +99,34 @@ class OutputFolder:
         write_atomically(self.path / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
 
 
+LATE_COLUMNS = ("submitted_at", "hours_late", "grace_days_used", "late_penalty", "points_before_late")
+"""grades.csv's columns about lateness, after the others: empty where nothing says when a submission came."""
+
+
 def grades_csv(results: list[GradeResult]) -> str:
-    """grades.csv: student, score, max, a column per category, outcome, reason, nondeterministic."""
+    """grades.csv: student, score (after any late penalty), max, a column per category, outcome, reason,
+    nondeterministic, then LATE_COLUMNS."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer)
-    writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason", "nondeterministic"])
+    writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason", "nondeterministic",
+                     *LATE_COLUMNS])
     for result in results:
         by_id = {category.id: category.score for category in result.categories}
         writer.writerow([result.student, f"{result.score:g}", f"{result.max_score:g}",
                          *(f"{by_id.get(category, 0):g}" for category in CATEGORY_TITLES),
-                         result.outcome, result.reason, result.nondeterministic])
+                         result.outcome, result.reason, result.nondeterministic, *_late_cells(result)])
     return buffer.getvalue()
+
+
+def _late_cells(result: GradeResult) -> list[str]:
+    """The LATE_COLUMNS of one row: when, hours late ("marked" when the source gave no time), grace days spent,
+    the penalty in percent, the points before it."""
+    late = result.late
+    if late is None:
+        return [result.submitted_at, "", "", "", ""]
+    hours = "marked" if late.hours_late is None else f"{late.hours_late:g}"
+    return [result.submitted_at, hours, str(late.grace_days_used), f"{late.penalty_percent:g}",
+            f"{late.points_before:g}"]
 
 
 def batch_students(out: Path) -> list[str] | None:

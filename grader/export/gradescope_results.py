@@ -165,6 +165,10 @@ def _summary(result: GradeResult) -> str:
     """The top-level output: the score or the reason, the categories' points, and each of the student's tests."""
     lines = [_text(result.reason) if result.reason else
              f"**{_text(result.student)}: {result.score:g} / {result.max_score:g}**"]
+    if result.late is not None:
+        late = result.late
+        before = f" ({late.points_before:g} points before the late penalty)" if late.late else ""
+        lines.append(f"**{_text(late.sentence[:1].upper() + late.sentence[1:])}**{before}")
     if result.categories:
         rows = [f"| {_text(category.title)} | {category.score:g} / {category.max_score:g} |"
                 for category in result.categories]

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterator
 from .. import __version__
 from ..config import Config
 from ..hidden import secret_roots
+from ..late import LatePolicy, assess
 from ..part_e.runner import StudentTests, open_student_tests
 from ..part_e.runner import make_runtime as make_student_tests_runtime
 from ..results import GradeResult, StudentTestsResult
@@ -337,8 +338,9 @@ def grade_all(
                 result = grade_submission(submission, batch, slot=slot, index=index)
             except Exception as error:  # noqa: BLE001 - one submission's grader fault, not the class's
                 result = _fault(submission, batch, error)
-            result = dataclasses.replace(result, submitted_at=submission.submitted_at,
-                                         marked_late=submission.marked_late, provenance=submission.provenance)
+            result = with_late_policy(dataclasses.replace(
+                result, submitted_at=submission.submitted_at, marked_late=submission.marked_late,
+                provenance=submission.provenance), batch.config.late)
         finally:
             slots.put(slot)
         if stopping.is_set():
@@ -358,6 +360,17 @@ def grade_all(
         raise
     pool.shutdown()
     return [result for result in results if result is not None]
+
+
+def with_late_policy(result: GradeResult, policy: LatePolicy | None) -> GradeResult:
+    """The result with the late policy applied after scoring: its lateness recorded and its score the points
+    after the penalty. No policy, a grader fault, or nothing saying when it came: the result unchanged."""
+    if policy is None or result.outcome == "grader_fault":
+        return result
+    lateness = assess(policy, result.student, result.submitted_at, result.marked_late, result.score)
+    if lateness is None:
+        return result
+    return dataclasses.replace(result, late=lateness, score=lateness.points_after)
 
 
 def _fault(submission: Submission, batch: Batch, error: Exception) -> GradeResult:

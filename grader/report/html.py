@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 import jinja2
 
+from ..late import Lateness
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
 from .charts import category_bars, game_comparison, histogram
 from .input import try_load
@@ -212,6 +213,8 @@ class OverviewRow:
     max_score: float
     categories: list[CategoryScore | None]
     """One per column of the table, None where the result has no such category."""
+    late: Lateness | None = None
+    """The late policy's verdict, shown as a mark beside the total when the submission was late."""
 
 
 def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = None, revealed: bool = False) -> str:
@@ -298,6 +301,7 @@ def _overview_row(entry: _Entry, columns: list[str]) -> OverviewRow:
         score=result.score,
         max_score=result.max_score,
         categories=[scores.get(column) for column in columns],
+        late=result.late,
     )
 
 

@@ -42,6 +42,8 @@ def _suite(result: GradeResult) -> ET.Element:
     for name, value in (("score", f"{result.score:g}"), ("max_score", f"{result.max_score:g}"),
                         ("outcome", result.outcome), ("sandbox", result.sandbox)):
         ET.SubElement(properties, "property", name=name, value=value)
+    if result.late is not None:
+        ET.SubElement(properties, "property", name="late", value=_text(result.late.sentence))
     if result.outcome != "graded":
         case = ET.SubElement(suite, "testcase", classname=_text(result.student), name="submission", time="0")
         ET.SubElement(case, "error", type=result.outcome, message=_text(result.reason)).text = _text(result.reason)
