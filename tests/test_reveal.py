@@ -7,7 +7,6 @@ import json
 import shutil
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from markupsafe import escape
