@@ -19,6 +19,7 @@ from .export.gradescope import export_gradescope
 from .grading.runner import GradingError
 from .results import CATEGORY_TITLES, GradeResult
 from .sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
+from .commits import parse_deadline
 from .submissions import UsageError
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
@@ -34,6 +35,9 @@ class Progress(Listener):
 
     def skipped(self, line: str) -> None:
         print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
+
+    def noticed(self, line: str) -> None:
+        print(printable(f"war-grader: {line}"), file=sys.stderr)
 
     def started(self, total: int) -> None:
         self.total, self.done = total, 0
@@ -118,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--shard", type=_shard, metavar="I/N", help="grade only slice I of N of the class "
                               "(by a hash of each student's name); combine the slices with `war-grader merge`")
     grade_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
+    grade_parser.add_argument("--at", metavar="DEADLINE", help="grade each git clone's last commit at or before "
+                              "DEADLINE by committer date (ISO 8601 with an offset, e.g. 2026-12-01T23:59-05:00)")
+    grade_parser.add_argument("--latest", action="store_true", help="grade each git clone's last commit, its "
+                              "committer date the submission time")
 
     check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
                                        description="Grade the reference (must score full marks) and the starter "
@@ -238,7 +246,8 @@ def _grade_command(args: argparse.Namespace) -> int:
     try:
         report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
                            timeout=args.timeout, sandbox=args.sandbox, force=args.force, shard=args.shard,
-                           listener=Progress(quiet=args.json))
+                           listener=Progress(quiet=args.json), latest=args.latest,
+                           at=None if args.at is None else parse_deadline(args.at))
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.junit:

@@ -12,6 +12,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from datetime import datetime
 from typing import Callable
 
 from .. import __version__
@@ -22,7 +23,8 @@ from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
-from ..submissions import Submission, find_submissions, submission_hash
+from ..commits import choose_commits
+from ..submissions import Submission, find_submissions, submission_digest
 from .output import OutputError, OutputFolder, open_output
 from .shards import Shard, write_manifest
 
@@ -53,6 +55,10 @@ class Listener:
 
     def skipped(self, line: str) -> None:
         """An entry of a class folder that is not a submission, before grading starts."""
+
+    def noticed(self, line: str) -> None:
+        """Something about a submission the instructor should know before grading starts (under --at, a folder
+        that is not a git repository, graded as its files stand)."""
 
     def started(self, total: int) -> None:
         """Grading of total submissions starts (kept ones included)."""
@@ -127,20 +133,27 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
 
 
 def _still_standing(output: OutputFolder, submission: Submission, settings: str) -> GradeResult | None:
-    """The saved result of an earlier run, if this submission, grader and settings are what produced it."""
+    """The saved result of an earlier run, if this submission (its files, or the commit graded), grader and settings
+    are what produced it, and its time and provenance are still the submission's."""
     if not output.has_saved(submission.student):
         return None
-    return output.saved(submission.student, submission_hash(submission.path), settings)
+    kept = output.saved(submission.student, submission_digest(submission), settings)
+    if kept is None or (kept.submitted_at, kept.marked_late, kept.provenance) != (
+            submission.submitted_at, submission.marked_late, submission.provenance):
+        return None
+    return kept
 
 
 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
           timeout: float | None = None, sandbox: str | None = None, force: bool = False,
-          shard: Shard | None = None, listener: Listener | None = None) -> list[GradeResult]:
+          shard: Shard | None = None, listener: Listener | None = None, at: datetime | None = None,
+          latest: bool = False) -> list[GradeResult]:
     """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
-    the class files failed."""
+    the class files failed. `at` grades each git clone's last commit at or before it, `latest` each one's last
+    commit (grader.commits)."""
     report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
-                       sandbox=sandbox, force=force, shard=shard, listener=listener)
+                       sandbox=sandbox, force=force, shard=shard, listener=listener, at=at, latest=latest)
     if report.write_error:
         raise OutputError(report.write_error)
     return report.results
@@ -148,15 +161,19 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
 
 def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
               timeout: float | None = None, sandbox: str | None = None, force: bool = False,
-              shard: Shard | None = None, listener: Listener | None = None) -> BatchReport:
+              shard: Shard | None = None, listener: Listener | None = None, at: datetime | None = None,
+              latest: bool = False) -> BatchReport:
     """The grade command: find the class, tell the listener what is skipped, grade (a shard of) it into out;
-    a sharded run also writes OUT/shard.json for merge."""
+    a sharded run also writes OUT/shard.json for merge. With `at` or `latest`, each git clone is graded at the
+    commit grader.commits chooses, and the listener hears of each submission that is not a clone."""
     listener = listener or Listener()
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     submissions, skipped = find_class(paths, out)
     for line in skipped:
         listener.skipped(line)
-    chosen = shard.select(submissions) if shard else submissions
+    chosen, notes = choose_commits(shard.select(submissions) if shard else submissions, at=at, latest=latest)
+    for line in notes:
+        listener.noticed(line)
     listener.started(len(chosen))
     report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=listener.graded)
     report.skipped = skipped
