@@ -80,8 +80,9 @@ def _choose(submission: Submission, at: datetime | None) -> Submission:
     later = [commit for commit in commits if commit.time > at.timestamp()]
     if not before:
         return dataclasses.replace(
-            submission, problem=f"no submission before the deadline: all {len(later)} of its commits are dated "
-            f"after {deadline} (by their {CLOCK})",
+            submission, problem=f"no submission before the deadline: "
+            f"{'its one commit is' if len(later) == 1 else f'all {len(later)} of its commits are'} dated after "
+            f"{deadline} by its {CLOCK}",
             provenance=f"No commit at or before the deadline {deadline} by its {CLOCK}; {_later(later)}.")
     graded = max(before, key=lambda commit: commit.time)  # a tie goes to the one git lists first (nearest HEAD)
     return dataclasses.replace(

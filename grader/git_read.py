@@ -4,8 +4,9 @@ The clone is hostile. git runs with no hooks, no fsmonitor, no signature checks,
 optional locks (so it writes nothing into the clone), without the caller's GIT_* variables or global config,
 and with the clone's .git folder named explicitly (so a clone owned by another user is read without a
 safe.directory entry). Files are read as raw blobs (`git cat-file --batch`), so no filter or attribute of the
-repository runs; only what grading reads is written out: .py files up to the size the grader copies, every other
-path as an empty file of its size (sparse), links as links to nothing, paths under hidden folders not at all.
+repository runs; only what grading reads is written out: .py files up to the size the grader copies, a larger .py
+file as an empty file of its size (sparse), every other file empty, links as links to nothing, submodules as empty
+folders, paths under hidden folders not at all.
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ class _Entry:
 
 def check_out(repository: Path, commit: str, into: Path, *, max_file_bytes: int) -> Path:
     """Write what grading reads of the commit's files into `into` (a new folder): .py files up to max_file_bytes
-    with their content, the rest as placeholders of their size. GitError if it cannot be read or is too big."""
+    with their content, the rest as placeholders (see the module's docstring). GitError if it cannot be read or
+    is beyond the limits."""
     entries = _entries(repository, commit)
     wanted = [entry for entry in entries if entry.kind == "blob" and entry.mode != "120000"
               and entry.path.endswith(".py") and entry.size <= max_file_bytes]
@@ -129,9 +131,9 @@ def check_out(repository: Path, commit: str, into: Path, *, max_file_bytes: int)
                 os.symlink("/nonexistent/war-grader-link", target)
             elif entry.path in written:
                 target.write_bytes(contents[entry.oid])
-            else:
+            else:  # grading never reads it; a .py too large to copy keeps its size (sparse), which grading checks
                 with target.open("wb") as handle:
-                    handle.truncate(entry.size)  # only its size counts for grading; sparse, so no room taken
+                    handle.truncate(entry.size if entry.path.endswith(".py") else 0)
     except OSError as error:
         raise GitError(f"the commit's files cannot be written out ({error.strerror or error})") from None
     return into

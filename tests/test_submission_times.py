@@ -20,8 +20,10 @@ from grader.batch import grade_run
 from grader.canvas_names import read_canvas_name
 from grader.commits import choose_commits, parse_deadline
 from grader.config import load_config
+from grader import git_read
 from grader.git_read import commit_digest
-from grader.submissions import Submission, SubmissionError, UsageError, find_submissions, prepare, submission_digest
+from grader.submissions import (MAX_FILE_BYTES, Submission, SubmissionError, UsageError, find_submissions, prepare,
+                                submission_digest)
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
@@ -147,7 +149,7 @@ def test_a_clone_with_nothing_before_the_deadline_or_no_commit_is_listed_ungrada
     git(tmp_path / "empty", "init", "-q")
     late, empty = choose_commits([Submission("late", tmp_path / "late"), Submission("empty", tmp_path / "empty")],
                                  at=parse_deadline(DEADLINE))[0]
-    assert late.problem.startswith("no submission before the deadline: all 1 of its commits are dated after")
+    assert late.problem.startswith("no submission before the deadline: its one commit is dated after 2026-12-01T23:59")
     assert not late.commit and not late.submitted_at and "1 later commit not graded" in late.provenance
     assert empty.problem == "no submission: the repository has no commit"
     for submission in (late, empty):
@@ -229,6 +231,26 @@ def test_a_hostile_clone_runs_nothing_and_another_users_clone_is_read(tmp_path):
     assert (copy.root / "starter" / "game.py").read_bytes() == (PERFECT / "game.py").read_bytes()
     assert "starter/secret.py" not in copy.files and not (tmp_path / "work" / "checkout" / ".hidden").exists()
     assert not marker.exists() and snapshot(repository) == before
+
+
+def test_a_commit_beyond_the_limits_is_ungradable_with_a_sentence(tmp_path, monkeypatch):
+    """Too many files or too many bytes of Python in the commit: the student is ungradable, nothing written out
+    beyond the limit; a .py file too large to copy is refused as in a folder"""
+    hashes = clone(tmp_path / "alice")
+    alice = Submission("alice", tmp_path / "alice", commit=hashes["before"])
+    monkeypatch.setattr(git_read, "MAX_ENTRIES", 3)
+    with pytest.raises(SubmissionError, match="more than 3 files"):
+        prepare(alice, tmp_path / "many")
+    monkeypatch.setattr(git_read, "MAX_ENTRIES", 100)
+    monkeypatch.setattr(git_read, "MAX_PY_BYTES", 1000)
+    with pytest.raises(SubmissionError, match=r"\.py files hold more than"):
+        prepare(alice, tmp_path / "bytes")
+    monkeypatch.setattr(git_read, "MAX_PY_BYTES", 64 * 2**20)
+    (tmp_path / "alice" / "starter").mkdir()
+    (tmp_path / "alice" / "starter" / "__init__.py").write_text("#" * (MAX_FILE_BYTES + 1))
+    huge = commit(tmp_path / "alice", "Huge", LAST)
+    with pytest.raises(SubmissionError, match="larger than 1024 KiB"):
+        prepare(Submission("alice", tmp_path / "alice", commit=huge), tmp_path / "huge")
 
 
 def test_a_result_graded_at_one_commit_is_never_kept_for_another(tmp_path):
