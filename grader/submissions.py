@@ -110,7 +110,9 @@ def find_submissions(paths: list[Path], *, exclude: tuple[Path, ...] = ()) -> Fo
     A path is one submission (a .py file, a .zip, or a folder holding a package or modules) or a class
     folder, one student per child folder, .zip or .py file. Hidden entries (names starting with a dot),
     __pycache__ and __MACOSX are ignored; any other child that is not a submission (a text file, a FIFO,
-    a broken link, a war-grader output folder or a folder in `exclude`) is listed in `skipped`.
+    a broken link, a war-grader output folder or a folder in `exclude`) is listed in `skipped`. Students named as
+    Canvas's bulk download names them (every one of a class folder) are named by the student and marked late where
+    Canvas says so (grader.canvas_names).
     """
     try:
         return _find(paths, exclude)
