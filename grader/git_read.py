@@ -130,13 +130,21 @@ def check_out(repository: Path, commit: str, into: Path, *, max_file_bytes: int)
             elif entry.mode == "120000":  # a link: one to nothing, which grading skips like every link
                 os.symlink("/nonexistent/war-grader-link", target)
             elif entry.path in written:
-                target.write_bytes(contents[entry.oid])
-            else:  # grading never reads it; a .py too large to copy keeps its size (sparse), which grading checks
-                with target.open("wb") as handle:
-                    handle.truncate(entry.size if entry.path.endswith(".py") else 0)
+                _create(target, contents[entry.oid], size=len(contents[entry.oid]))
+            else:  # a file grading never reads is empty; a .py too large to copy keeps its size (sparse) for the check
+                _create(target, b"", size=entry.size if entry.path.endswith(".py") else 0)
     except OSError as error:
         raise GitError(f"the commit's files cannot be written out ({error.strerror or error})") from None
     return into
+
+
+def _create(target: Path, content: bytes, *, size: int) -> None:
+    """A new file (never through a link, never over another: a tree naming a path twice is refused) of size bytes,
+    content first."""
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(content)
+        handle.truncate(size)
 
 
 def _entries(repository: Path, commit: str) -> list[_Entry]:

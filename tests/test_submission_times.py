@@ -233,6 +233,28 @@ def test_a_hostile_clone_runs_nothing_and_another_users_clone_is_read(tmp_path):
     assert not marker.exists() and snapshot(repository) == before
 
 
+@pytest.mark.parametrize("tree, why", [("120000 blob {link}\tx.py\n100644 blob {code}\tx.py\n", "cannot be written out"),
+                                       ("100644 blob {code}\t..\n", "unsafe path"),
+                                       ("100644 blob {code}\t.git\n", "unsafe path")])
+def test_a_crafted_tree_writes_nothing_outside_its_folder(tmp_path, tree, why):
+    """A tree git itself would never write (a name twice, first as a link; "..", ".git") is refused: the student
+    is ungradable and nothing is written through the link or beside the checkout"""
+    repository = tmp_path / "mallory"
+    repository.mkdir()
+    git(repository, "init", "-q")
+    target = tmp_path / "outside.py"
+    code = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repository, input="X = 1\n",
+                          capture_output=True, text=True, check=True).stdout.strip()
+    link = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repository, input=str(target),
+                          capture_output=True, text=True, check=True).stdout.strip()
+    made = subprocess.run(["git", "mktree"], cwd=repository, input=tree.format(link=link, code=code),
+                          capture_output=True, text=True, check=True).stdout.strip()
+    crafted = git(repository, "commit-tree", made, "-m", "Crafted")
+    with pytest.raises(SubmissionError, match=why):
+        prepare(Submission("mallory", repository, commit=crafted), tmp_path / "work")
+    assert not target.exists() and {p.name for p in tmp_path.iterdir()} <= {"mallory", "work"}
+
+
 def test_a_commit_beyond_the_limits_is_ungradable_with_a_sentence(tmp_path, monkeypatch):
     """Too many files or too many bytes of Python in the commit: the student is ungradable, nothing written out
     beyond the limit; a .py file too large to copy is refused as in a folder"""
