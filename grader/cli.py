@@ -13,7 +13,7 @@ from typing import Sequence
 from . import __version__
 from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, LateError, Listener, MergeError,
                     OutputError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
-                    render, reveal_set)
+                    parse_deadline, render, reveal_set)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
@@ -34,8 +34,8 @@ class Progress(Listener):
     def skipped(self, line: str) -> None:
         print(printable(f"war-grader: skipped {line}"), file=sys.stderr)
 
-    def noted(self, line: str) -> None:
-        print(printable(f"war-grader: note: {line}"), file=sys.stderr)
+    def noticed(self, line: str) -> None:
+        print(printable(f"war-grader: {line}"), file=sys.stderr)
 
     def started(self, total: int) -> None:
         self.total, self.done = total, 0
@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--shard", type=_shard, metavar="I/N", help="grade only slice I of N of the class "
                               "(by a hash of each student's name); combine the slices with `war-grader merge`")
     grade_parser.add_argument("--junit", type=Path, metavar="FILE", help="also write JUnit XML for a CI's test tab")
+    grade_parser.add_argument("--at", metavar="DEADLINE", help="grade each git clone's last commit at or before "
+                              "DEADLINE by committer date (ISO 8601 with an offset, e.g. 2026-12-01T23:59-05:00)")
+    grade_parser.add_argument("--latest", action="store_true", help="grade each git clone's last commit, its "
+                              "committer date the submission time")
 
     check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
                                        description="Grade the reference (must score full marks) and the starter "
@@ -281,7 +285,8 @@ def _grade_command(args: argparse.Namespace) -> int:
     try:
         report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
                            timeout=args.timeout, sandbox=args.sandbox, force=args.force, shard=args.shard,
-                           listener=Progress(quiet=args.json))
+                           listener=Progress(quiet=args.json), latest=args.latest,
+                           at=None if args.at is None else parse_deadline(args.at))
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.junit:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import lzma
 import os
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .canvas_names import read_canvas_name
+from .git_read import GitError, check_out, commit_digest
 from .public_tests import MAX_BYTES, is_public
 
 SKIPPED_NAMES = frozenset({"conftest.py", "sitecustomize.py", "usercustomize.py", "setup.py"})
@@ -56,6 +59,12 @@ class Submission:
     provenance: str = ""
     """Where the graded files came from, one sentence for the report (the commit graded, later commits left
     out); "" for a plain folder, zip or file."""
+    commit: str = ""
+    """The commit of the git clone at path to grade instead of its files as they stand (grade --at, --latest);
+    "" to grade the files."""
+    problem: str = ""
+    """Why there is nothing to grade, found before grading (a clone with no commit before the deadline): the
+    student is listed, ungradable, with this sentence; "" when there is something to grade."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +110,9 @@ def find_submissions(paths: list[Path], *, exclude: tuple[Path, ...] = ()) -> Fo
     A path is one submission (a .py file, a .zip, or a folder holding a package or modules) or a class
     folder, one student per child folder, .zip or .py file. Hidden entries (names starting with a dot),
     __pycache__ and __MACOSX are ignored; any other child that is not a submission (a text file, a FIFO,
-    a broken link, a war-grader output folder or a folder in `exclude`) is listed in `skipped`.
+    a broken link, a war-grader output folder or a folder in `exclude`) is listed in `skipped`. Students named as
+    Canvas's bulk download names them (every one of a class folder) are named by the student and marked late where
+    Canvas says so (grader.canvas_names).
     """
     try:
         return _find(paths, exclude)
@@ -121,7 +132,7 @@ def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
         if path.is_file() and path.suffix not in (".zip", ".py"):
             raise UsageError(f"{path}: a submission is a folder, a .zip or a .py file")
         if path.is_file() or _is_one_submission(path):
-            found.append(Submission(_name(path), path))
+            found.extend(_from_canvas([Submission(_name(path), path)]))
             continue
         students = []
         for child in sorted(path.iterdir()):
@@ -138,8 +149,19 @@ def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
                 skipped.append(f"{child}: not a submission (a student is a folder, a .zip or a .py file)")
         if not students:
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
-        found.extend(students)
+        found.extend(_from_canvas(students))
     return Found(_unique(found), skipped)
+
+
+def _from_canvas(students: list[Submission]) -> list[Submission]:
+    """The students of one class folder (or one given path) named as Canvas's bulk download names them, marked
+    late where it says so, when every one of them has a Canvas name; else unchanged (grader.canvas_names)."""
+    names = [read_canvas_name(student.path.name) for student in students]
+    if not all(names):
+        return students
+    return [dataclasses.replace(student, student=_clean(name.student), marked_late=name.late,
+                                provenance=name.provenance(student.path.name))
+            for student, name in zip(students, names) if name is not None]
 
 
 def _is_output_folder(folder: Path) -> bool:
@@ -202,7 +224,12 @@ def _holds_python(folder: Path, *, depth: int) -> bool:
 
 
 def _name(path: Path) -> str:
-    name = path.name[: -len(path.suffix)] if path.suffix in (".zip", ".py") else path.name
+    """The student's name for a path: its name without .zip or .py, made safe as a folder name."""
+    return _clean(path.name[: -len(path.suffix)] if path.suffix in (".zip", ".py") else path.name)
+
+
+def _clean(name: str) -> str:
+    """A student's name made safe as a folder name of --out."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).lstrip(".").rstrip("._")[:MAX_NAME] or "student"
 
 
@@ -232,8 +259,18 @@ def _unique(found: list[Submission]) -> list[Submission]:
             suffix = f"-{count}"
             name = submission.student[: MAX_NAME - len(suffix)] + suffix
         taken.add(name.casefold())
-        result.append(Submission(name, submission.path))
+        result.append(dataclasses.replace(submission, student=name))
     return result
+
+
+def submission_digest(submission: Submission) -> str:
+    """What a result is kept by: the commit graded (grade --at, --latest), the problem found before grading, or
+    the submission's files (submission_hash)."""
+    if submission.commit:
+        return commit_digest(submission.commit)
+    if submission.problem:
+        return hashlib.sha256(b"problem " + submission.problem.encode("utf-8", errors="replace")).hexdigest()
+    return submission_hash(submission.path)
 
 
 def submission_hash(path: Path) -> str:
@@ -280,8 +317,17 @@ def _is_regular(path: Path) -> bool:
 
 
 def prepare(submission: Submission, into: Path) -> PreparedCopy:
-    """Copy the submission's Python files into `into`/root; SubmissionError if there is nothing to grade."""
+    """Copy the submission's Python files into `into`/root; SubmissionError if there is nothing to grade.
+
+    A submission set to a commit is first written out of its clone into `into`/checkout (grader.git_read)."""
+    if submission.problem:
+        raise SubmissionError(submission.problem)
     source = submission.path
+    if submission.commit:
+        try:
+            source = check_out(source, submission.commit, into / "checkout", max_file_bytes=MAX_FILE_BYTES)
+        except GitError as error:
+            raise SubmissionError(f"commit {submission.commit[:7]} cannot be read: {error}") from None
     if not source.is_file() and not source.is_dir():
         raise SubmissionError(f"{source.name} is not a regular file or folder")
     if source.suffix == ".zip" and source.is_file():

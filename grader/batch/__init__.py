@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..config import ConfigError
 from ..grading.runner import GradingError
+from ..commits import parse_deadline
 from ..late import LateError
 from ..sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
 from ..submissions import UsageError
@@ -22,4 +23,4 @@ from .shards import Shard
 __all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "INSTRUCTOR_FOLDER", "LEVELS", "LateError", "Listener",
            "MAX_JOBS", "MergeError", "OutputError", "SandboxError", "Shard", "UsageError", "check", "check_passed",
            "find_class", "grade", "grade_into", "grade_run", "grade_submissions", "grades_csv", "junit", "merge",
-           "merge_run", "merge_shards", "render", "reveal_set", "write_outputs"]
+           "merge_run", "merge_shards", "parse_deadline", "render", "reveal_set", "write_outputs"]

@@ -25,7 +25,8 @@ from ..results import GradeResult
 from ..reveal import reveal_date, revealed
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
-from ..submissions import Submission, find_submissions, submission_hash
+from ..commits import choose_commits
+from ..submissions import Submission, find_submissions, submission_digest
 from .changes import Change, Journal, previous, write_changes
 from .output import OutputError, OutputFolder, open_output
 from .shards import Shard, write_manifest
@@ -64,8 +65,9 @@ class Listener:
     def skipped(self, line: str) -> None:
         """An entry of a class folder that is not a submission, before grading starts."""
 
-    def noted(self, line: str) -> None:
-        """Something the instructor should know before grading starts (an extension for a student not found)."""
+    def noticed(self, line: str) -> None:
+        """Something about a submission the instructor should know before grading starts (under --at, a folder
+        that is not a git repository, graded as its files stand)."""
 
     def started(self, total: int) -> None:
         """Grading of total submissions starts (kept ones included)."""
@@ -157,23 +159,27 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
 
 
 def _still_standing(output: OutputFolder, submission: Submission, settings: str) -> GradeResult | None:
-    """The saved result of an earlier run, if this submission, grader and settings are what produced it."""
+    """The saved result of an earlier run, if this submission (its files, or the commit graded), grader and settings
+    are what produced it, and its time and provenance are still the submission's."""
     if not output.has_saved(submission.student):
         return None
-    kept = output.saved(submission.student, submission_hash(submission.path), settings)
-    if kept is not None and (kept.submitted_at, kept.marked_late) != (submission.submitted_at, submission.marked_late):
-        return None  # the same files, handed in at another time: the late policy's verdict may differ
+    kept = output.saved(submission.student, submission_digest(submission), settings)
+    if kept is None or (kept.submitted_at, kept.marked_late, kept.provenance) != (
+            submission.submitted_at, submission.marked_late, submission.provenance):
+        return None
     return kept
 
 
 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
           timeout: float | None = None, sandbox: str | None = None, force: bool = False,
-          shard: Shard | None = None, listener: Listener | None = None) -> list[GradeResult]:
+          shard: Shard | None = None, listener: Listener | None = None, at: datetime | None = None,
+          latest: bool = False) -> list[GradeResult]:
     """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
-    the class files failed."""
+    the class files failed. `at` grades each git clone's last commit at or before it, `latest` each one's last
+    commit (grader.commits)."""
     report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
-                       sandbox=sandbox, force=force, shard=shard, listener=listener)
+                       sandbox=sandbox, force=force, shard=shard, listener=listener, at=at, latest=latest)
     if report.write_error:
         raise OutputError(report.write_error)
     return report.results
@@ -181,19 +187,23 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
 
 def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
               timeout: float | None = None, sandbox: str | None = None, force: bool = False,
-              shard: Shard | None = None, listener: Listener | None = None) -> BatchReport:
+              shard: Shard | None = None, listener: Listener | None = None, at: datetime | None = None,
+              latest: bool = False) -> BatchReport:
     """The grade command: find the class, tell the listener what is skipped, grade (a shard of) it into out;
-    a sharded run also writes OUT/shard.json for merge."""
+    a sharded run also writes OUT/shard.json for merge. With `at` or `latest`, each git clone is graded at the
+    commit grader.commits chooses, and the listener hears of each submission that is not a clone."""
     listener = listener or Listener()
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     reveal_date(config)  # "due" without a due date: refused before anything is graded
     submissions, skipped = find_class(paths, out)
     if config.late is not None and len(submissions) > 1:  # one submission graded alone is not its class
         for line in check_students(config.late, [submission.student for submission in submissions]):
-            listener.noted(line)
+            listener.noticed(line)
     for line in skipped:
         listener.skipped(line)
-    chosen = shard.select(submissions) if shard else submissions
+    chosen, notes = choose_commits(shard.select(submissions) if shard else submissions, at=at, latest=latest)
+    for line in notes:
+        listener.noticed(line)
     listener.started(len(chosen))
     report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=listener.graded)
     report.skipped = skipped

@@ -31,7 +31,7 @@ from ..results import GradeResult, StudentTestsResult
 from ..sandbox import uid_level
 from ..sandbox.isolation import SandboxError, choose_level, make_runtime, make_spec
 from ..sandbox.process_tree import kill_descendants
-from ..submissions import PreparedCopy, Submission, SubmissionError, prepare, submission_hash
+from ..submissions import PreparedCopy, Submission, SubmissionError, prepare, submission_digest
 from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
 from .recorded import Recorded
 from .run_settings import RunSettings
@@ -234,7 +234,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     started = time.monotonic()
     folder = batch.work / f"sub-{index:05d}"
     folder.mkdir(mode=0o711)
-    sha = submission_hash(submission.path)
+    sha = submission_digest(submission)
     recorded: dict[str, Any] | None = None
     problem = ("", "")
     files: dict[str, str] = {}

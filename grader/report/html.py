@@ -146,6 +146,7 @@ def render_student_report(result: GradeResult, *, view: str = "student", reveal:
             telemetry=result.telemetry,
             output=clip(result.output, WHOLE_OUTPUT_LIMIT) if instructor and result.output else None,
             graded_at=_when(result.graded_at),
+            submitted_at=_when(result.submitted_at),
         )
     )
 
