@@ -43,12 +43,14 @@ class Change:
     after: float
     rules_changed: list[str]
     """Readable: "The Joker beats every other card. (passed → failed)"; an outcome change of the whole
-    submission ("ungradable → graded") comes first. Empty when only the points changed, not what passed."""
+    submission ("ungradable → graded") comes first and stands alone when the submission was graded on one side
+    only (every rule changed with it); a changed late verdict says so. Empty when only the points changed."""
 
 
 def snapshot(result: GradeResult) -> dict[str, Any]:
     """What changes.csv needs of a result that is about to be replaced: its score, outcome and rule outcomes."""
-    return {"score": result.score, "outcome": result.outcome, "rules": rule_outcomes(result)}
+    return {"score": result.score, "outcome": result.outcome, "rules": rule_outcomes(result),
+            "late": result.late.sentence if result.late else ""}
 
 
 def rule_outcomes(result: GradeResult) -> dict[str, list[int]]:
@@ -70,6 +72,11 @@ def diff(before: dict[str, Any], after: GradeResult) -> Change | None:
     lines = []
     if before["outcome"] != after.outcome:
         lines.append(f"{before['outcome'].replace('_', ' ')} → {after.outcome.replace('_', ' ')}")
+    late = after.late.sentence if after.late else ""
+    if before.get("late", "") != late:
+        lines.append(f"late: {before.get('late') or 'none'} → {late or 'none'}")
+    if before["outcome"] != after.outcome and "graded" in (before["outcome"], after.outcome):
+        return Change(after.student, float(before["score"]), after.score, lines)  # every rule changed with it
     old, new = before["rules"], rule_outcomes(after)
     for key in [*new, *(key for key in old if key not in new)]:
         was, now = old.get(key), new.get(key)
