@@ -146,7 +146,8 @@ def render_student_report(result: GradeResult, *, view: str = "student", reveal:
             telemetry=result.telemetry,
             output=clip(result.output, WHOLE_OUTPUT_LIMIT) if instructor and result.output else None,
             graded_at=_when(result.graded_at),
-            submitted_at=_when(result.submitted_at),
+            submitted_at=_as_written(result.submitted_at),
+            due_at=_as_written(result.late.due) if result.late else "",
         )
     )
 
@@ -323,6 +324,19 @@ def _when(stamp: str) -> str:
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M") + (" UTC" if moment.tzinfo is not None else "")
+
+
+def _as_written(stamp: str) -> str:
+    """An ISO 8601 time in its own offset, as "2026-12-01 23:59 (UTC-05:00)": a due date or a commit's time reads
+    as the instructor or the student wrote it; the text unchanged if it is not one."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    offset = moment.strftime("%z")
+    if not offset:
+        return moment.strftime("%Y-%m-%d %H:%M")
+    return moment.strftime("%Y-%m-%d %H:%M") + (" UTC" if offset == "+0000" else f" (UTC{offset[:3]}:{offset[3:]})")
 
 
 @functools.cache
