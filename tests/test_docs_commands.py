@@ -24,8 +24,13 @@ def documented() -> list[tuple[str, int, str]]:
     """(page, line number, command) of each indented war-grader or `python -m reference` command."""
     found = []
     for page in PAGES:
-        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
-            text = line[4:].lstrip("$ ") if line.startswith("    ") else ""
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, start=1):
+            text = line[4:].lstrip("$ ") if line.startswith("    ") and not line.startswith("     ") else ""
+            for going_on in lines[number:]:  # a synopsis's continuation lines, indented deeper
+                if not going_on.startswith("     ") or not going_on.strip().startswith(("[", "-")):
+                    break
+                text += " " + going_on.strip()
             for command in text.split("&&"):
                 command = command.strip()
                 if command.startswith(("war-grader ", ".venv/bin/war-grader ", "python -m reference")):
@@ -35,7 +40,7 @@ def documented() -> list[tuple[str, int, str]]:
 
 PLACEHOLDERS = {"N": "2", "K": "2", "J": "1", "S": "7", "M": "50", "SECONDS": "5", "LEVEL": "auto",
                 "NAME": "cps506", "PRESET...": "cps506", "FILE": "settings.toml", "FILE.svg": "plot.svg",
-                "PATH...": "class/", "OUT": "reports"}
+                "PATH...": "class/", "OUT": "reports", "DEADLINE": "2026-12-01T23:59-05:00", "I/N": "1/2"}
 """A synopsis's placeholders, each replaced by a value its option accepts."""
 
 
@@ -43,9 +48,9 @@ def arguments(command: str) -> list[str]:
     """The command's arguments: its comment and redirections cut off; a synopsis's [optional] parts kept, each
     `a|b` choice as its first, each placeholder as a value."""
     command = command.split("  #", 1)[0]
-    command = re.split(r"\s[<>]\s?|\s\|\s", command, maxsplit=1)[0]
     while re.search(r"\[[^\[\]]*\]", command):
-        command = re.sub(r"\[([^\[\]]*)\]", r"\1", command)
+        command = re.sub(r"\[([^\[\]]*)\]", lambda part: part.group(1).split(" | ")[0], command)
+    command = re.split(r"\s[<>]\s?|\s\|\s", command, maxsplit=1)[0]
     words = [PLACEHOLDERS.get(word, word.split("|")[0]) for word in shlex.split(command)]
     return words[3:] if words[:3] == ["python", "-m", "reference"] else words[1:]
 
