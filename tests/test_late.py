@@ -259,15 +259,16 @@ def test_a_late_section_without_a_due_date_is_refused_before_grading(tmp_path, c
     assert "has no due date; add due = " in capsys.readouterr().err
 
 
-def test_the_settings_digest_changes_with_the_late_policy_but_not_with_where_its_lines_are(tmp_path):
-    """A rerun after the policy changed regrades: the digest covers [late] and its files' contents"""
+def test_the_settings_digest_leaves_the_late_policy_out(tmp_path):
+    """The policy is applied after scoring, to kept results too: changing it keeps the tests' verdicts, so it is
+    no part of what a result's tests depend on"""
     first = load_config(settings(tmp_path, f'due = "{DUE}"\npenalty_per_day = 10\n'), environ={})
     second = load_config(settings(tmp_path, f'due = "{DUE}"\npenalty_per_day = 20\n'), environ={})
-    none = load_config(environ={})
-    digests = {settings_digest(config, "bwrap") for config in (first, second, none)}
-    assert len(digests) == 3
-    moved = dataclasses.replace(first, late=dataclasses.replace(first.late, places={"x": "elsewhere line 9"}))
-    assert settings_digest(moved, "bwrap") == settings_digest(first, "bwrap")
+    (tmp_path / "plain.toml").write_text("[limits]\ncall_timeout = 1.0\n", encoding="utf-8")
+    none = load_config(tmp_path / "plain.toml", environ={})
+    assert len({settings_digest(config, "bwrap") for config in (first, second, none)}) == 1
+    (tmp_path / "slower.toml").write_text("[limits]\ncall_timeout = 2.5\n", encoding="utf-8")
+    assert settings_digest(load_config(tmp_path / "slower.toml", environ={}), "bwrap") != settings_digest(none, "bwrap")
 
 
 # ----------------------------------------------------------------------------------------------- the outputs

@@ -1,5 +1,5 @@
 """The late policy through real grading: a small class graded with [late] (every output agrees, a changed
-policy regrades, an unchanged one keeps), and the Gradescope autograder reading a submission_metadata.json."""
+policy is applied again to the kept results, an unchanged one keeps them as they are), and the Gradescope autograder reading a submission_metadata.json."""
 
 from __future__ import annotations
 
@@ -80,8 +80,9 @@ def test_results_json_grades_csv_report_and_index_agree(graded):
     assert index.count('class="late-mark"') == 3 and "cut off</span>" in index and "late &minus;10%" in index
 
 
-def test_an_unchanged_policy_keeps_the_results_and_a_changed_one_regrades(graded, tmp_path):
-    """A rerun with the same settings keeps every result; a new penalty regrades and charges the new one"""
+def test_an_unchanged_policy_keeps_the_results_and_a_changed_one_is_applied_again_without_a_regrade(graded, tmp_path):
+    """A rerun with the same settings keeps every result; a new penalty keeps the tests' verdicts (no regrade),
+    charges the new penalty, saves it and lists the moved score in changes.csv"""
     out, settings, submissions, points = graded
     again = grade_into(submissions[:2], tmp_path / "copy", load_config(settings, environ={}), jobs=2)
     shutil.copytree(out / "bob", tmp_path / "kept" / "bob")
@@ -90,9 +91,19 @@ def test_an_unchanged_policy_keeps_the_results_and_a_changed_one_regrades(graded
     settings.write_text(FAST + POLICY.replace("penalty_per_day = 10", "penalty_per_day = 25"))
     try:
         changed = grade_into(submissions[1:2], tmp_path / "kept", load_config(settings, environ={}), jobs=1)
+        changes = (tmp_path / "kept" / "changes.csv").read_text(encoding="utf-8")
+        again_kept = grade_into(submissions[1:2], tmp_path / "kept", load_config(settings, environ={}), jobs=1)
     finally:
         settings.write_text(FAST + POLICY)
-    assert changed.kept == 0 and changed.results[0].score == points * 0.75
+    assert changed.kept == 1 and changed.results[0].score == points * 0.75
+    saved = json.loads((tmp_path / "kept" / "bob" / "results.json").read_text())
+    assert saved["score"] == points * 0.75 and saved["extra_data"]["late"]["penalty_percent"] == 25
+    moved = list(csv.DictReader(changes.splitlines()))
+    assert [(row["student"], float(row["before"]), float(row["after"])) for row in moved] == [
+        ("bob", points * 0.9, points * 0.75)]
+    assert moved[0]["rules_changed"] == ("late: submitted 26 h late, 1 grace day used, \u221210% \u2192 "
+                                         "submitted 26 h late, 1 grace day used, \u221225%")
+    assert again_kept.kept == 1 and again_kept.regraded == 0  # the same policy again: nothing to redo
     assert [result.score for result in again.results] == [points, points * 0.9]
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
+from ..commits import choose_commits
 from ..config import Config, load_config
-from ..grading.runner import grade_all, open_batch, scratch_folder
+from ..grading.runner import grade_all, open_batch, scratch_folder, with_late_policy, without_late
 from ..late import check_students, require_due
 from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
@@ -25,7 +26,6 @@ from ..results import GradeResult
 from ..reveal import reveal_date, revealed
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
-from ..commits import choose_commits
 from ..submissions import Submission, find_submissions, submission_digest
 from .changes import Change, Journal, previous, write_changes
 from .output import OutputError, OutputFolder, open_output
@@ -81,8 +81,7 @@ def settings_digest(config: Config, level: str) -> str:
     digest = hashlib.sha256()
     settings = {key: value for key, value in dataclasses.asdict(config).items() if key != "sources"}
     settings["reveal_after"] = bool(config.reveal_after)  # whether hidden replay lines are kept, not the date
-    if settings["late"] is not None:  # where its files' lines are only names them in messages
-        settings["late"].pop("places")
+    settings.pop("late")  # applied after scoring, to kept results as to new ones: a new policy regrades no one
     digest.update(json.dumps({"settings": settings, "level": level, "version": __version__},
                              sort_keys=True, default=str).encode())
     package = Path(__file__).resolve().parent.parent
@@ -121,9 +120,22 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                     befores[submission.student] = before
             else:
                 results[submission.student] = kept
-                progress(kept, True)
+        reassessed = []
+        for student, kept in list(results.items()):  # the late policy's verdict, redone without a regrade
+            verdict = with_late_policy(without_late(kept), config.late)
+            if verdict != kept:  # the policy changed (an extension, the due date, the curve) since it was saved
+                results[student] = verdict
+                reassessed.append(student)
+                before = previous(out, student)
+                if before is not None:
+                    befores[student] = before
         journal = Journal(out)
         journal.record(befores)  # before any result is replaced, so a stopped run loses no score before
+        for submission in submissions:
+            if submission.student in results:
+                if submission.student in reassessed:
+                    output.save(results[submission.student], settings)
+                progress(results[submission.student], True)
 
         rendered: set[str] = set()
 

@@ -373,6 +373,13 @@ def with_late_policy(result: GradeResult, policy: LatePolicy | None) -> GradeRes
     return dataclasses.replace(result, late=lateness, score=lateness.points_after)
 
 
+def without_late(result: GradeResult) -> GradeResult:
+    """The result as scored, before any late policy: what a changed policy is applied to again."""
+    if result.late is None:
+        return result
+    return dataclasses.replace(result, late=None, score=result.late.points_before)
+
+
 def _fault(submission: Submission, batch: Batch, error: Exception) -> GradeResult:
     """The grader-fault result of a submission whose grading raised where nothing should."""
     return score(
