@@ -114,6 +114,17 @@ def test_an_earlier_kind_of_field_wins_over_a_later_one(tmp_path):
     assert list(matching.results) == ["2"] and [s.id for s in matching.missing] == ["1"]
 
 
+def test_a_classroom_repository_name_matches_the_login_that_ends_it(tmp_path):
+    """Classroom names a student's repository <prefix>-<login>: war-alice-s is alice-s's, war-ann-lee is
+    ann-lee's rather than lee's (the longest login ending it), and a name that only contains a login is nobody's"""
+    roster = read_roster(write_roster(tmp_path / "r.csv", ROSTER + "1006,Ann Lee,alee@uni.edu,ann-lee,\n"
+                                                                   "1007,Lee Park,lpark@uni.edu,lee,\n"))
+    matching = match([result(name, 50) for name in ("war-alice-s", "War-Ann-Lee", "cwei-draft", "lee")], roster)
+    assert {key: found.student for key, found in matching.results.items()} == {
+        "1001": "war-alice-s", "1006": "War-Ann-Lee", "1007": "lee"}
+    assert [u.submission for u in matching.unmatched] == ["cwei-draft"]
+
+
 def test_a_submission_two_students_could_own_is_refused_and_both_get_zero(tmp_path, capsys):
     roster = write_roster(tmp_path / "r.csv", "1,Alex Lee,alee@uni.edu,,\n2,Alex Lee,alex.lee@uni.edu,,\n")
     out = make_out(tmp_path / "out", [result("Alex_Lee", 80)])

@@ -8,7 +8,10 @@ the student's field is written the same way and case aside, one of these, tried 
 2. the id,
 3. the email address (a file named `a.smith@uni.edu.zip` is the submission `a.smith_uni.edu`),
 4. the email's local part (`a.smith`),
-5. the name (`Alice Smith` is the submission `Alice_Smith`).
+5. the name (`Alice Smith` is the submission `Alice_Smith`),
+6. the GitHub login at the end of a GitHub Classroom repository's name (`war-assignment-alice`, as
+   Classroom names each student's repository `<prefix>-<login>`); where several logins end it (`lee` and
+   `ann-lee` both end `war-ann-lee`), the longest.
 
 The first kind of field some student has equal to the name decides. If that kind matches two students (two
 students both named Alex Lee), the submission is refused, never guessed: it is reported unmatched, with the
@@ -152,6 +155,18 @@ def _trimmed(row: list[str]) -> list[str]:
     return row
 
 
+def _classroom_login(name: str, keys: list[tuple[Student, tuple[str, ...]]]) -> Student | None:
+    """The student whose GitHub login ends a Classroom repository's name (`<prefix>-<login>`), the longest such
+    login if several do; None if none does, or if two logins of that length do."""
+    ending = [(len(fields[0]), student) for student, fields in keys
+              if fields[0] and name.endswith("-" + fields[0]) and len(name) > len(fields[0]) + 1]
+    if not ending:
+        return None
+    longest = max(length for length, _ in ending)
+    best = [student for length, student in ending if length == longest]
+    return best[0] if len(best) == 1 else None
+
+
 def match(results: list[GradeResult], roster: Roster) -> Matching:
     """Map each result to the roster student its submission's name designates (see the module's docstring)."""
     matching = Matching()
@@ -171,8 +186,12 @@ def match(results: list[GradeResult], roster: Roster) -> Matching:
                                                     "GitHub login or id"))
                 break
         else:
-            matching.unmatched.append(Unmatched(result.student, f"matches no {', '.join(KINDS[:-1])} or name in "
-                                                f"{roster.path.name}"))
+            student = _classroom_login(name, keys)
+            if student is not None:
+                claimed.setdefault(student.id, []).append(result)
+            else:
+                matching.unmatched.append(Unmatched(result.student, f"matches no {', '.join(KINDS[:-1])} or name "
+                                                    f"in {roster.path.name}, nor ends with a GitHub login"))
     for student in roster.students:
         mine = claimed.get(student.id, [])
         if len(mine) == 1:
