@@ -6,13 +6,12 @@ import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .late import KEYS as LATE_KEYS
-from .late import LatePolicy, read_policy
+from .late import LatePolicy, parse_moment, read_policy
 from .limits import TimeLimits
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
@@ -83,7 +82,7 @@ SETTINGS: tuple[Setting, ...] = (
             lambda v: all(isinstance(item, str) for item in v), "a list of strings"),
     Setting("reveal", "after", str, "when the student view starts showing hidden tests in full (inputs and replay "
             "lines): an ISO 8601 date with an offset, \"due\" for the [late] section's due date, or \"\" for never",
-            lambda v: v in ("", "due") or aware_moment(v) is not None,
+            lambda v: v in ("", "due") or parse_moment(v) is not None,
             'an ISO 8601 date and time with an offset, e.g. "2026-12-15T09:00-05:00", or "due" (the [late] '
             'due date), or "" (never)'),
 )
@@ -178,16 +177,6 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         late=late,
         sources=sources,
     )
-
-
-def aware_moment(text: str) -> datetime | None:
-    """An ISO 8601 date and time with a UTC offset ("2026-12-01T23:59-05:00", "…Z"), or None: a date without an
-    offset would mean a different moment on every grading machine."""
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None and moment.utcoffset() is not None else None
 
 
 def _read_toml(text: str, origin: str) -> dict[str, Any]:

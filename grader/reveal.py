@@ -7,9 +7,8 @@ The one place that reads the setting: a date of its own, or "due", the [late] se
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
-
-from .config import Config, ConfigError, aware_moment
+from .config import Config, ConfigError
+from .late import parse_moment
 
 
 def reveal_date(config: Config) -> datetime | None:
@@ -18,12 +17,12 @@ def reveal_date(config: Config) -> datetime | None:
     if not after:
         return None
     if after != "due":
-        moment = aware_moment(after)
+        moment = parse_moment(after)
         if moment is None:  # load_config refuses it first; a Config built by hand gets the same sentence
             raise ConfigError(f"reveal.after = {after!r} from {_origin(config)} must be an ISO 8601 date and time "
                               'with an offset, e.g. "2026-12-15T09:00-05:00"')
         return moment
-    due = _due(getattr(config, "late", None))
+    due = config.late.due if config.late is not None else None
     if due is None:
         raise ConfigError(f'reveal.after = "due" from {_origin(config)}, but no [late] due date is set: add '
                           '`due = "2026-12-01T23:59-05:00"` under [late], or give reveal.after a date of its own')
@@ -39,16 +38,6 @@ def revealed(config: Config, now: datetime | None = None) -> bool:
     if moment.tzinfo is None:
         raise ValueError("now must carry a UTC offset")
     return moment >= date
-
-
-def _due(late: Any) -> datetime | None:
-    """The [late] section's due date (a datetime or its ISO 8601 text), or None if there is none."""
-    due = getattr(late, "due", None) if late is not None else None
-    if isinstance(due, datetime):
-        return due if due.tzinfo is not None else None
-    if isinstance(due, str) and due.strip():
-        return aware_moment(due)
-    return None
 
 
 def _origin(config: Config) -> str:
