@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..batch.output import LOCK_NAME, batch_students
-from ..report.input import try_load
+from ..report.input import result_paths, try_load
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically
 from .classroom import ExportError
 from .roster import HEADER as ROSTER_HEADER
@@ -110,12 +110,7 @@ def load_batch(out: Path) -> list[GradeResult]:
     if not out.is_dir():
         raise ExportError(f"{out}: no such folder; give the --out folder of `war-grader grade`")
     with _not_being_written(out):
-        students = batch_students(out)
-        if students is None:
-            paths = sorted((path for path in out.glob("*/results.json") if not path.parent.name.startswith(".")),
-                           key=lambda path: path.parent.name.casefold())
-        else:
-            paths = [out / student / "results.json" for student in students]
+        paths = result_paths(out, batch_students(out))
         if not paths:
             raise ExportError(f"{out}: no <student>/results.json in it; grade the class first "
                               f"(war-grader grade CLASS --out {out})")

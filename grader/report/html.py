@@ -21,7 +21,7 @@ import jinja2
 from ..late import Lateness
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
 from .charts import category_bars, game_comparison, histogram
-from .input import try_load
+from .input import result_paths, try_load
 from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
 
 CHANGES = "changes.csv"
@@ -63,11 +63,7 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
     _check_view(view)
     if not out.is_dir():
         raise ReportError(f"{out}: no such folder (expected the grader's output folder)")
-    if students is None:
-        found = (path for path in out.glob("*/results.json") if not path.parent.name.startswith("."))
-    else:
-        found = (out / student / "results.json" for student in students)
-    paths = sorted(found, key=lambda path: path.parent.name.casefold())
+    paths = sorted(result_paths(out, students), key=lambda path: path.parent.name.casefold())
     if not paths:
         raise ReportError(f"{out}: no <student>/results.json in it; grade some submissions first")
     written: list[Path] = []

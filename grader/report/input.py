@@ -13,6 +13,15 @@ from typing import Any
 from ..results import OUTCOMES, TEST_OUTCOMES, GradeResult, read_results
 
 
+def result_paths(out: Path, students: list[str] | None) -> list[Path]:
+    """The results.json files of an output folder: the named students' in their order, or (None) every
+    <student>/results.json in it, by name, case aside (a folder starting with "." is the grader's own)."""
+    if students is not None:
+        return [out / student / "results.json" for student in students]
+    return sorted((path for path in out.glob("*/results.json") if not path.parent.name.startswith(".")),
+                  key=lambda path: path.parent.name.casefold())
+
+
 def try_load(path: Path) -> tuple[GradeResult | None, str]:
     """The result in a results.json, or None and what is wrong with the file."""
     try:
