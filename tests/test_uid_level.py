@@ -59,6 +59,16 @@ def test_in_the_container_namespaces_are_refused_and_auto_chooses_the_uid_level(
     assert done.stdout.split() == ["False", "False", "uid", "True", "False", "True"], done.stderr
 
 
+def test_the_container_keeps_a_checkout_that_is_a_mount_of_its_own():
+    """Where the checkout is a mount's root outside /work (as on CI), the container still shows its files"""
+    checkout = "/mnt/war-grader-checkout"  # made inside a mount namespace of the test's own, gone after it
+    script = (f"mount -t tmpfs none /mnt && mkdir {checkout} && mount --bind {PROJECT} {checkout} && cd {checkout} && "
+              f"exec {sys.executable} {checkout}/tests/container_profile.py --keep {checkout} "
+              f"{sys.executable} -c 'import grader; print(grader.__file__)'")
+    done = subprocess.run(["unshare", "--mount", "sh", "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == f"{checkout}/grader/__init__.py", done.stderr
+
+
 def test_a_uid_worker_reads_no_secret_has_its_own_scratch_and_no_network(tmp_path, runtime):
     """As its own uid: the suites, reference, settings and checkout unreadable, cwd its own, sockets refused"""
     client = probe_client(tmp_path, runtime, "uid")
