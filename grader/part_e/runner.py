@@ -55,6 +55,7 @@ from ..sandbox.isolation import (
 )
 from ..sandbox.process_tree import kill_group
 from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
+from .protocol import OWN_PACKAGE, Implementation, RunCommand, stop_line
 from ..results import StudentTestsResult
 
 SCRIPT = "student_tests_sandbox.py"
@@ -89,13 +90,13 @@ def implementations() -> tuple[tuple[str, str, dict[str, str]], ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def compiled(key: str, folder: str) -> dict[str, Any]:
+def compiled(key: str, folder: str) -> Implementation:
     """What the sandbox's child receives for one implementation: its sources, and its modules compiled once
     per batch for their paths inside the sandbox (each child loads code instead of compiling it again)."""
     sources = next(code for _, name, code in implementations() if name == key)
     code = {name: base64.b64encode(marshal.dumps(flat_code(text, os.path.join(folder, name)))).decode("ascii")
             for name, text in sources.items()}
-    return {"sources": sources, "code": code, "magic": importlib.util.MAGIC_NUMBER.hex()}
+    return Implementation(sources, code, importlib.util.MAGIC_NUMBER.hex())
 
 
 def flat_code(source: str, file: str) -> Any:
@@ -211,9 +212,6 @@ class StudentTests:
         spec, session = self.spec, self.session
         session.deadline = time.monotonic() + limits.budget
         session.seed = secret_seed(test_sources, package_sources)
-        base = {"op": "run", "root": spec.inside_root, "package": package, "files": list(tests),
-                "scratch_bytes": spec.limits.scratch_bytes, "namespaced": spec.level in NAMESPACED,
-                "sweep": spec.level != "plain" or spec.uid is not None, "private_tmp": spec.level == "bwrap"}
         folder = os.path.join(spec.inside_root, package)
         schema = Schema({os.path.join(spec.inside_root, path): _line_count(text) for path, text in test_sources.items()},
                         tuple(tests), None, {path: _line_count(text) for path, text in package_sources.items()})
@@ -226,8 +224,12 @@ class StudentTests:
             # The student's own package first (for the coverage shown to the student), before any implementation
             # has been in the sandbox: what this run reports (test names, outcomes) reaches the student's report,
             # and a run after the reference could find the reference's traces in the memory it inherits.
-            ceiling = {**base, "test_timeout": limits.call_timeout, "import_timeout": limits.call_timeout}
-            runs.append(_run(session, {**ceiling, "coverage": True}, "own", "own", None, schema))
+            ceiling = RunCommand(root=spec.inside_root, package=package, files=tuple(tests),
+                                 scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
+                                 sweep=spec.level != "plain" or spec.uid is not None,
+                                 private_tmp=spec.level == "bwrap",
+                                 test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
+            runs.append(_run(session, dataclasses.replace(ceiling, coverage=True), "own", "own", None, schema))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a
             # parametrized id) could carry the wheat's source.
             collected = list(dict.fromkeys(runs[0].collected))[:MAX_TESTS]
@@ -238,20 +240,20 @@ class StudentTests:
             schema = dataclasses.replace(schema, ids=frozenset(collected))
             # Then the reference, every test under the ceiling: its times set every later deadline. This run can be
             # told apart (no deadlines yet); it is one more run on which a valid test must pass.
-            runs.append(_run(session, {**ceiling, "select": collected}, "wheat", reference_key,
+            runs.append(_run(session, ceiling.with_select(collected), "wheat", reference_key,
                              compiled(reference_key, folder), schema))
             first = runs[1]
             known = set(collected)
             deadlines = {test: limits.test_deadline(seconds) for test, seconds in first.seconds.items()
                          if test in known}
-            later = {**base, "deadlines": deadlines, "test_timeout": limits.deadline_floor,
-                     "import_timeout": limits.test_deadline(first.import_seconds)}
+            later = dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
+                                        import_timeout=limits.test_deadline(first.import_seconds))
             # Every later run gets the very same command, built from the reference's run alone: the tests that ended
             # on it, those that failed first (their outcomes on the chaffs explain them).
             ended = [test for test in collected if _outcome(first, test) in ENDED]
             select = [test for test in ended if _outcome(first, test) != "passed"] + \
                      [test for test in ended if _outcome(first, test) == "passed"]
-            group = {**later, "select": select}
+            group = later.with_select(select)
             candidates = [test for test in select if test not in given]
             for role, key in secret_order(test_sources, package_sources) if candidates else ():
                 wheats = [run for run in runs if run.role == "wheat"]
@@ -336,15 +338,17 @@ class GraderFault(_Stopped):
     """The sandbox could not set a run up or clean up after one: the grader's fault, never the student's."""
 
 
-def _run(session: _Session, command: dict[str, Any], role: str, key: str, sources: dict[str, Any] | None,
+def _run(session: _Session, command: RunCommand, role: str, key: str, implementation: Implementation | None,
          schema: Schema, *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
-    """One implementation: the sandbox's report, every field checked against the schema. Each run's salt (see
-    in_sandbox.py's _load_all) comes from the submission's secret seed and the run's number."""
-    if sources is not None:
+    """One implementation (None: the student's own package): the sandbox's report, every field checked against
+    the schema. Each run's salt (see in_sandbox.py's _load_all) comes from the submission's secret seed and the
+    run's number."""
+    child = OWN_PACKAGE
+    if implementation is not None:
         session.runs += 1
         salt = int.from_bytes(hashlib.sha256(session.seed + session.runs.to_bytes(4, "big")).digest()[:8], "big")
-        sources = {**sources, "salt": salt}
-    return checked_run(session.run(command, sources, list(stop_on)), role, key, schema)
+        child = implementation.line(salt)
+    return checked_run(session.run(command, child, list(stop_on)), role, key, schema)
 
 
 MAX_ID_CHARS = 1000
@@ -460,15 +464,16 @@ class _Session:
         if self._read(min(BOOT_SECONDS, self._left())).get("boot") is not True:
             raise _Stopped("The sandbox for your tests did not start.")
 
-    def run(self, command: dict[str, Any], sources: dict[str, Any] | None, stop_on: list[str]) -> dict[str, Any]:
-        """One run; the stop set goes to the zygote only once its child has read the sources (it never sees it)."""
-        self._write(json.dumps(command))
+    def run(self, command: RunCommand, child: str, stop_on: list[str]) -> dict[str, Any]:
+        """One run (child: the line its child reads, an implementation's or OWN_PACKAGE); the stop set goes to
+        the zygote only once its child has read that line (the child never sees it). The reply is unchecked."""
+        self._write(command.line())
         while True:
             message = self._read(self._left())
             if message.get("fork") is True:
-                self._write(json.dumps(sources))
+                self._write(child)
             elif message.get("ready") is True:
-                self._write(json.dumps({"stop_on": stop_on}))
+                self._write(stop_line(stop_on))
             elif isinstance(message.get("done"), dict):
                 return message["done"]
             elif isinstance(message.get("fault"), str):
