@@ -110,6 +110,17 @@ def changes_line(report: BatchReport, out: Path) -> str:
     return printable(f"{count} score{'s' * (count != 1)} changed: see {out}/changes.csv") + "\n"
 
 
+def results_json(report: BatchReport) -> str:
+    """grade's and merge's --json: each student's results.json, and for a student whose score this regrade
+    moved, a "change" (before, after, the rules whose outcome changed), as in OUT/changes.csv."""
+    moved = {change.student: change for change in report.changes}
+    return json.dumps([{**result.to_json(), **({"change": {"before": moved[result.student].before,
+                                                           "after": moved[result.student].after,
+                                                           "rules_changed": moved[result.student].rules_changed}}
+                                               if result.student in moved else {})}
+                       for result in report.results], indent=2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """war-grader's arguments."""
     parser = argparse.ArgumentParser(prog="war-grader", description="Grade War assignments against hidden suites, "
@@ -247,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.junit:
                 junit(results, args.junit)
             if args.json:
-                print(json.dumps([r.to_json() for r in results], indent=2))
+                print(results_json(merged))
             else:
                 print(summary(results, args.out))
                 print(changes_line(merged, args.out), end="")
@@ -292,7 +303,7 @@ def _grade_command(args: argparse.Namespace) -> int:
     if args.junit:
         junit(report.results, args.junit)
     if args.json:
-        print(json.dumps([r.to_json() for r in report.results], indent=2))
+        print(results_json(report))
     else:
         print(summary(report.results, args.out, kept=report.kept))
         print(changes_line(report, args.out), end="")

@@ -140,6 +140,25 @@ def test_a_regrade_writes_changes_csv_for_the_scores_that_moved_and_the_index_li
     assert "changes.csv" not in (out / "index.html").read_text(encoding="utf-8")
 
 
+def test_grade_json_gives_each_moved_score_its_change_and_no_other_student_one(tmp_path, capsys):
+    """--json: the students whose score moved carry "change" (before, after, rules changed) as changes.csv says;
+    a student graded the same, or for the first time, carries none"""
+    klass, out = tmp_path / "class", tmp_path / "out"
+    student(klass, "bob", "joker_below_king")
+    grade(capsys, str(klass), "--out", str(out), "--config", str(FAST))
+    student(klass, "bob", "perfect")
+    student(klass, "carol", "perfect")
+    printed = {entry["extra_data"]["student"]: entry
+               for entry in json.loads(grade(capsys, str(klass), "--out", str(out), "--config", str(FAST), "--json"))}
+    row = changes(out)[0]
+    assert printed["bob"]["change"]["before"] == float(row["before"]) < printed["bob"]["change"]["after"] \
+        == float(row["after"]) == printed["bob"]["score"]
+    assert "; ".join(printed["bob"]["change"]["rules_changed"]) == row["rules_changed"]
+    assert "change" not in printed["carol"]
+    again = json.loads(grade(capsys, str(klass), "--out", str(out), "--config", str(FAST), "--json"))
+    assert len(again) == 2 and not any("change" in entry for entry in again)
+
+
 def test_force_with_nothing_moved_writes_a_header_only_changes_csv(tmp_path, capsys):
     """--force regrades everyone; no score moves: changes.csv holds the header alone, and the line says so"""
     klass, out = tmp_path / "class", tmp_path / "out"
