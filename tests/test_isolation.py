@@ -174,11 +174,14 @@ def test_infinity_nan_and_huge_ints_are_answers_not_grader_faults(tmp_path, runt
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, runtime, level):
-    """`import __main__` finds nothing of the worker, and a Session patched another way is the student's fault"""
+    """`import __main__` finds nothing of the worker, nor does sys.modules hold the worker's own modules, and a
+    Session patched another way is the student's fault"""
     client = probe_client(tmp_path, runtime, level)
     try:
         assert run(client, "import __main__\nresult = sorted(vars(__main__))") == {"list": ["__name__"]} or \
             run(client, "import __main__\nresult = hasattr(__main__, 'Session')") is False
+        own = ("worker", "operations", "trusted_units", "line_recorder", "plain_values", "seccomp_bpf")
+        assert run(client, f"import sys\nresult = sorted(set(sys.modules) & set({own!r}))") == {"list": []}
         patch = ("import gc\nfor o in gc.get_objects():\n"
                  "    if isinstance(o, type) and o.__name__ == 'Session' and hasattr(o, 'op_play_round'):\n"
                  "        o.op_play_round = lambda self, **kw: {}\n        o.op_structure_ops = lambda self, **kw: 7\n"
@@ -193,11 +196,11 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
         client.stop()
 
 
-@pytest.mark.parametrize("package", ["json", "worker"])
+@pytest.mark.parametrize("package", ["json", "worker", "operations"])
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level, package):
-    """A package called json (the worker imports json) or worker (the worker's own module) is imported from
-    the copy, not the standard library or the grader"""
+    """A package called json (the worker imports json), worker or operations (modules of the worker's own) is
+    imported from the copy, not the standard library or the grader"""
     client = probe_client(tmp_path, runtime, level, package=package)
     try:
         assert run(client, f"import {package}\nresult = {package}.__file__.endswith('{package}/__init__.py')") is True

@@ -13,7 +13,7 @@ from sandbox_probe import probe_client, run, runtime, tmp_path  # noqa: F401 - f
 from grader.grading.statements import executed_statements, statement_lines
 from grader.sandbox.channel import StudentRaised
 from grader.sandbox.isolation import choose_level
-from grader.sandbox.worker import mark_statements
+from grader.sandbox.line_recorder import mark_statements
 from test_statements import traced_lines
 
 SOURCE = textwrap.dedent('''\
@@ -96,6 +96,7 @@ def test_docstrings_annotations_and_tracebacks_are_the_students_own(client):
 
 
 @pytest.mark.parametrize("path", ["reference/game.py", "reference/structures.py", "grader/sandbox/worker.py",
+                                  "grader/sandbox/trusted_units.py",
                                   "grader/report/page.py", "tests/test_line_recorder.py"])
 def test_every_statement_the_report_counts_gets_a_mark_and_nothing_else_does(path):
     """The worker marks exactly the statements the trusted side counts (on files with docstrings, decorators,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import seccomp_bpf
+from .worker import NEIGHBOURS
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
 """Strongest first: bubblewrap, namespaces with unshare, a uid of its own (grader/sandbox/uid_level.py), or
@@ -159,7 +160,7 @@ class SandboxSpec:
     package: str
     """The module name to import from root."""
     runtime: str
-    """A folder holding worker.py (the runtime), shared by a batch's workers."""
+    """A folder holding worker.py and its neighbours (the runtime), shared by a batch's workers."""
     python: str
     """The interpreter that runs the worker (a path valid inside the sandbox)."""
     python_home: str
@@ -212,8 +213,8 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
     """The argv that starts the worker at the spec's level (script: a script of the runtime, for Part E).
 
     The worker is imported as a module, not run as a script, so Python reads the .pyc that make_runtime
-    compiled instead of compiling its 800 lines again in every worker (about 10 ms each); an interpreter
-    that cannot use that .pyc compiles the source, as any import does.
+    compiled (of worker.py as of its neighbours) instead of compiling its 800 lines again in every worker
+    (about 10 ms each); an interpreter that cannot use that .pyc compiles the source, as any import does.
     """
     inside_runtime = INSIDE_RUNTIME if spec.level in NAMESPACED else spec.runtime
     start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; worker.main()"] \
@@ -491,10 +492,11 @@ def _others_can_run(path: str) -> bool:
 
 
 def make_runtime(folder: Path) -> Path:
-    """A world-readable folder holding worker.py and its .pyc, shared by a batch's workers."""
+    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py and their .pyc, shared by a batch's
+    workers."""
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copy(Path(__file__).with_name("worker.py"), folder / "worker.py")
-    shutil.copy(Path(__file__).with_name("seccomp_bpf.py"), folder / "seccomp_bpf.py")
+    for name in ("worker", *NEIGHBOURS, "seccomp_bpf"):
+        shutil.copy(Path(__file__).with_name(f"{name}.py"), folder / f"{name}.py")
     finish_runtime(folder, scripts=())
     return folder
 
