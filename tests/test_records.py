@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from grader.config import load_config
-from grader.grading.recorded import Recorded, SeenTest
+from grader.grading.recorded import (
+    REPRODUCTION_CAP,
+    SENTENCE_CAP,
+    STUDENT_ERROR_CAP,
+    Cause,
+    Recorded,
+    SeenTest,
+)
+from grader.results import Difference, ExceptionInfo, Telemetry
 from grader.grading.run_settings import RunSettings
 from grader.limits import TimeLimits
 from grader.sandbox.isolation import Limits, SandboxSpec
@@ -52,26 +60,49 @@ def test_time_limits_derive_every_limit_in_one_place():
         (0.5, 1.0, 2.0)
 
 
+RECORD = Recorded(
+    tests={"t::a": SeenTest("failed", "a sentence", Difference("x", ["2"], ["3"], 0), ExceptionInfo("E", "m", ""),
+                            0.25, "print(1)", [Cause(category="deal", repaired="deal"),
+                                               Cause(test="t::b", plays="v", through="game")], ["v"], "d")},
+    output="hi", coverage={"war/a.py": [1, 3]}, restarts=2,
+    telemetry=Telemetry(["2"], 5, [[1, 1]], None, "", None))
+
+
 def test_a_record_round_trips_and_a_malformed_one_is_refused(tmp_path):
     """Recorded's to_json reads back equal; a test of an unknown outcome, a line that is no number, text that is
-    no text: ValueError (the runner scores that as a run that wrote nothing)"""
-    record = Recorded(tests={"t::a": SeenTest("failed", "a sentence", {"label": "x"}, {"type": "E", "message": "m",
-                                                                                        "traceback": ""},
-                                                0.25, "print(1)", [{"category": "deal"}], ["v"], "d")},
-                      output="hi", coverage={"war/a.py": [1, 3]}, restarts=2, telemetry={"reference": []})
-    record.write(tmp_path / "r.json")
-    assert Recorded.read(tmp_path / "r.json") == record
+    no text, a cause that says something else: ValueError (the runner scores that as a run that wrote nothing)"""
+    RECORD.write(tmp_path / "r.json")
+    assert Recorded.read(tmp_path / "r.json") == RECORD
     for change, complaint in [
         (lambda data: data["tests"]["t::a"].update(outcome="won"), "outcome 'won'"),
         (lambda data: data["coverage"]["war/a.py"].update(executed=["1"]), "coverage"),
         (lambda data: data.update(grader_fault=7), "grader_fault should be text"),
         (lambda data: data["tests"]["t::a"].update(plays=[1]), "plays"),
         (lambda data: data.update(restarts=-1), "restarts"),
+        (lambda data: data["tests"]["t::a"]["explained_by"][0].update(unit="deal"), "explained_by"),
+        (lambda data: data["tests"]["t::a"]["explained_by"][1].update(plays=None), "explained_by"),
+        (lambda data: data["tests"]["t::a"]["difference"].update(actual="3"), "difference"),
+        (lambda data: data["tests"]["t::a"]["exception"].update(message=1), "message should be text"),
+        (lambda data: data["telemetry"].update(reference=[[1]]), "reference"),
+        (lambda data: data["telemetry"].update(first_difference=0), "first_difference"),
     ]:
-        data = record.to_json()
+        data = RECORD.to_json()
         change(data)
         with pytest.raises(ValueError, match=complaint):
             Recorded.from_json(data)
+
+
+def test_reading_a_record_cuts_each_text_the_student_can_lengthen_to_its_cap():
+    """A test's sentence and reproduction and the telemetry's student_error read back cut to their caps (once,
+    where the record is read, so the report copies them as they are); a cut record reads back unchanged"""
+    data = RECORD.to_json()
+    data["tests"]["t::a"].update(sentence="s" * (SENTENCE_CAP + 5), reproduction="r" * (REPRODUCTION_CAP + 5))
+    data["telemetry"].update(student_error="e" * (STUDENT_ERROR_CAP + 5))
+    record = Recorded.from_json(data)
+    seen, telemetry = record.tests["t::a"], record.telemetry
+    assert (seen.sentence, seen.reproduction) == ("s" * SENTENCE_CAP, "r" * REPRODUCTION_CAP)
+    assert telemetry is not None and telemetry.student_error == "e" * STUDENT_ERROR_CAP
+    assert Recorded.from_json(record.to_json()) == record
 
 
 def test_the_suite_servers_messages_read_back_typed():

@@ -4,7 +4,8 @@ total in grading/scoring.py, the same way."""
 from __future__ import annotations
 
 from grader.config import load_config
-from grader.grading.scoring import ManifestEntry, score
+from grader.grading.recorded import Cause, Recorded, SeenTest
+from grader.grading.scoring import ManifestEntry, excusals, score
 from grader.results import CATEGORY_TITLES, ChaffVerdict, ScenarioScore, StudentTestsResult
 
 MANIFEST = [
@@ -13,15 +14,15 @@ MANIFEST = [
 ]
 
 
-def scored(recorded: dict, student_tests: StudentTestsResult | None):
+def scored(recorded: Recorded | None, student_tests: StudentTestsResult | None):
     """The GradeResult of a submission whose first forced-war test passed (the second failed)."""
     return score(student="alice", manifest=MANIFEST, config=load_config(), recorded=recorded, problem=("", ""),
                  sha256="", sources={}, sandbox="plain", sandbox_warning="", graded_at="", version="0",
                  timings={}, student_tests=student_tests)
 
 
-RECORDED = {"tests": {"test_forced_war.py::test_a": {"outcome": "passed"},
-                      "test_forced_war.py::test_b": {"outcome": "failed", "sentence": "wrong pile"}}}
+RECORDED = Recorded(tests={"test_forced_war.py::test_a": SeenTest("passed"),
+                           "test_forced_war.py::test_b": SeenTest("failed", "wrong pile")})
 
 
 def test_part_e_scenarios_count_in_their_category_and_the_total_like_hidden_tests():
@@ -66,3 +67,40 @@ def test_tests_not_found_give_four_empty_scenario_rows_with_the_note():
     share = round(load_config().points["student_tests"] / 4, 4)
     assert [(test.score, test.max_score, test.sentence) for test in rows] == [
         (0.0, share, "No test files were found.")] * 4
+
+
+ROUND, GAME, WAR = "test_normal_rounds.py::test_r", "test_full_game.py::test_g", "test_forced_war.py::test_w"
+CHAIN = [ManifestEntry(ROUND, "R", "normal_rounds", 1.0, "The winner of a round takes both cards"),
+         ManifestEntry(GAME, "G", "full_game", 1.0, "A game ends with the reference's winner"),
+         ManifestEntry(WAR, "W", "forced_war", 1.0, "A tie again repeats the war with the same piles")]
+
+
+def test_a_failure_a_repaired_unit_explains_is_excused_while_that_units_own_test_is_charged():
+    """A game failing only through play_round (a category cause) is excused, with the proof, while a Normal rounds
+    test is charged; with that test passing there is nothing to follow from, and its own category never counts"""
+    repaired = Cause(category="normal_rounds", repaired="play_round")
+    seen = {ROUND: SeenTest("failed"), GAME: SeenTest("failed", explained_by=[repaired])}
+    assert excusals(CHAIN, seen) == {GAME: (
+        "follows from: The winner of a round takes both cards, charged in Normal rounds (run again with the "
+        "reference's play_round in place of yours, this test passed)")}
+    assert excusals(CHAIN, {**seen, ROUND: SeenTest("passed")}) == {}
+    assert excusals(CHAIN, {**seen, GAME: SeenTest("failed", explained_by=[Cause(category="full_game")])}) == {}
+    result = score(student="alice", manifest=CHAIN, config=load_config(), recorded=Recorded(tests=seen),
+                   problem=("", ""), sha256="", sources={}, sandbox="plain", sandbox_warning="", graded_at="",
+                   version="0", timings={})
+    rows = {test.id: test for test in result.tests}
+    assert (rows[GAME].outcome, rows[GAME].score, rows[GAME].follows_from) == (
+        "excused", rows[GAME].max_score, excusals(CHAIN, seen)[GAME])
+    assert (rows[ROUND].outcome, rows[ROUND].score) == ("failed", 0.0)
+
+
+def test_a_failure_a_rule_variant_explains_is_excused_only_when_the_named_test_plays_that_variant():
+    """A cause naming a test and a variant holds when that test failed and the same variant reproduces it"""
+    variant = Cause(test=WAR, plays="new_piles", through="game")
+    game = SeenTest("failed", explained_by=[variant])
+    assert excusals(CHAIN, {GAME: game, WAR: SeenTest("failed", plays=["new_piles"])}) == {GAME: (
+        "follows from: A tie again repeats the war with the same piles, charged in Forced war (the reference, "
+        "playing the rule your resolve_war plays, plays exactly your play_game's game on this deck, every field "
+        "of GameResult and the whole history included)")}
+    assert excusals(CHAIN, {GAME: game, WAR: SeenTest("failed", plays=["face_down=2"])}) == {}
+    assert excusals(CHAIN, {GAME: game}) == {}

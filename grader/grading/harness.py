@@ -22,7 +22,7 @@ from ..sandbox.channel import GraderFault, StudentMissing, StudentProblem, Stude
 from . import reproduction
 from .calls import WORDS, Call
 from .deadlines import ReferenceClock, call_text
-from .recorded import Recorded, SeenTest
+from .recorded import Recorded, SeenTest, telemetry_from_json
 from .run_settings import RunSettings
 from .checks import Mismatch, decode, show
 
@@ -375,15 +375,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not path:
         return
     output, truncated = client.output() if client is not None else ("", False)
+    # from_json: the entries the suites filled in are checked and their texts cut to their caps here, so the
+    # record written is the record the runner reads (one that does not check is not written: a grader fault).
     Recorded(
-        tests={test: SeenTest(**entry) for test, entry in RECORDER.tests.items()},
+        tests={test: SeenTest.from_json(entry) for test, entry in RECORDER.tests.items()},
         ungradable=RECORDER.ungradable,
         grader_fault=RECORDER.grader_fault,
         output=output,
         output_truncated=truncated,
         coverage={name: sorted(lines) for name, lines in client.coverage.items()} if client is not None else {},
         restarts=client.restarts if client is not None else 0,
-        telemetry=RECORDER.extra.get("telemetry"),
+        telemetry=telemetry_from_json(RECORDER.extra.get("telemetry")),
         nondeterministic=RECORDER.extra.get("nondeterministic", ""),
         teardown_seconds=time.monotonic() - started,
     ).write(path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from queue import SimpleQueue
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 from .. import __version__
 from ..config import Config
@@ -235,7 +235,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     folder = batch.work / f"sub-{index:05d}"
     folder.mkdir(mode=0o711)
     sha = submission_digest(submission)
-    recorded: dict[str, Any] | None = None
+    recorded: Recorded | None = None
     problem = ("", "")
     files: dict[str, str] = {}
     sandbox_level, warning = "", ""
@@ -285,19 +285,19 @@ def _start_part_e(copy: PreparedCopy, root: Path, batch: Batch, slot: int) -> St
 
 
 def _finish_part_e(student_tests: StudentTests,
-                   recorded: dict[str, Any] | None) -> tuple[StudentTestsResult | None, float]:
+                   recorded: Recorded | None) -> tuple[StudentTestsResult | None, float]:
     """Part E graded in its already started sandbox, once the hidden suites have graded the submission (None when
     they did not: an ungradable submission or a grader fault earns nothing in Part E), with the seconds it took."""
-    if not isinstance(recorded, dict) or recorded.get("ungradable") or recorded.get("grader_fault"):
+    if recorded is None or recorded.ungradable or recorded.grader_fault:
         return None, 0.0
     started = time.monotonic()
     result = student_tests.grade()
     return result, time.monotonic() - started
 
 
-def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) -> dict[str, Any] | None:
-    """Run the hidden suites in a trusted pytest process; what its plugin recorded (read by Recorded, handed to
-    scoring as plain data), or None if it died or its record does not read."""
+def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) -> Recorded | None:
+    """Run the hidden suites in a trusted pytest process; what its plugin recorded (the typed record scoring
+    reads), or None if it died or its record does not read."""
     path = folder / "settings.json"
     results = folder / "recorded.json"
     settings.write(path)
@@ -305,7 +305,7 @@ def _run_suites(settings: RunSettings, batch: Batch, folder: Path, slot: int) ->
     if batch.server(slot).run(env, settings.times.suite_run_seconds(len(batch.manifest))) is None:
         return None
     try:
-        return Recorded.read(results).to_json()
+        return Recorded.read(results)
     except ValueError:
         return None  # scored as a run that wrote no results: the grader's fault
 

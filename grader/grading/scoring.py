@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
-from typing import Any
 
 from ..config import Config
 from ..results import (
     CATEGORY_TITLES,
     CategoryScore,
     CoveredFile,
-    Difference,
-    ExceptionInfo,
     GradeResult,
     ScenarioScore,
     StudentTestsResult,
-    Telemetry,
     TestResult,
 )
 from ..part_e.judge import CATEGORY as PART_E, SCENARIOS, scenario_sentence
+from .recorded import Cause, Recorded, SeenTest
 from .statements import executed_statements
 
 
@@ -65,7 +62,7 @@ def score(
     student: str,
     manifest: list[ManifestEntry],
     config: Config,
-    recorded: dict[str, Any] | None,
+    recorded: Recorded | None,
     problem: tuple[str, str],
     sha256: str,
     sources: dict[str, str],
@@ -77,24 +74,27 @@ def score(
     student_tests: StudentTestsResult | None = None,
 ) -> GradeResult:
     """The GradeResult for one submission: the hidden tests, then Part E's scenarios when its tests were judged
-    (student_tests), each category's total and the grand total. A test without a recorded pass scores nothing."""
+    (student_tests), each category's total and the grand total. A test without a recorded pass scores nothing.
+
+    recorded is copied into the report as it reads (Recorded.from_json checked it and cut its texts)."""
     outcome, reason = problem if problem[0] else ("graded", "")
     if not outcome or outcome == "graded":
         if recorded is None:
             outcome, reason = "grader_fault", "the grading process ended without writing its results"
-        elif recorded.get("grader_fault"):
-            outcome, reason = "grader_fault", str(recorded["grader_fault"])
-        elif recorded.get("ungradable"):
-            outcome, reason = "ungradable", str(recorded["ungradable"])
-    tests_seen = (recorded or {}).get("tests", {}) if outcome != "ungradable" else {}
+        elif recorded.grader_fault:
+            outcome, reason = "grader_fault", recorded.grader_fault
+        elif recorded.ungradable:
+            outcome, reason = "ungradable", recorded.ungradable
+    tests_seen = recorded.tests if recorded is not None and outcome != "ungradable" else {}
     maxima = test_points(manifest, config)
     excused = excusals(manifest, tests_seen) if outcome == "graded" else {}
     tests = []
     for entry in manifest:
-        seen = tests_seen.get(entry.id) or {}
-        passed = seen.get("outcome") == "passed"
+        seen = tests_seen.get(entry.id)
+        passed = seen is not None and seen.outcome == "passed"
+        failure = seen if seen is not None and not passed else None  # its reproduction, plays and diagnosis show
         hidden = is_hidden(entry.id, config.hidden)
-        test_outcome = seen.get("outcome", "missing") if outcome != "ungradable" else "error"
+        test_outcome = (seen.outcome if seen is not None else "missing") if outcome != "ungradable" else "error"
         if entry.id in excused:
             test_outcome = "excused"
         tests.append(TestResult(
@@ -106,16 +106,16 @@ def score(
             outcome=test_outcome,
             hidden=hidden,
             sentence=_sentence(seen, outcome, reason),
-            difference=_difference(seen.get("difference")),
-            exception=_exception(seen.get("exception")),
+            difference=seen.difference if seen is not None else None,
+            exception=seen.exception if seen is not None else None,
             output="",
-            duration=float(seen.get("duration", 0.0)),
+            duration=seen.duration if seen is not None else 0.0,
             rule=entry.rule,
-            reproduction="" if (hidden and not config.reveal_after) or passed
-            else str(seen.get("reproduction", ""))[:4000],  # a hidden test's only to be revealed ([reveal])
+            # a hidden test's only to be revealed ([reveal])
+            reproduction=failure.reproduction if failure is not None and (not hidden or config.reveal_after) else "",
             follows_from=excused.get(entry.id, ""),
-            plays=tuple(key for key in seen.get("plays") or () if type(key) is str) if not passed else (),
-            diagnosis=str(seen.get("diagnosis") or "")[:300] if not passed else "",
+            plays=tuple(failure.plays) if failure is not None else (),
+            diagnosis=failure.diagnosis if failure is not None else "",
         ))
     if student_tests is not None:
         tests.extend(part_e_tests(student_tests, config.points.get(PART_E, 0.0)))
@@ -126,7 +126,7 @@ def score(
                       category_diagnosis([t for t in tests if t.category == category]))
         for category, title in CATEGORY_TITLES.items()
     ]
-    recorded = recorded or {}
+    recorded = recorded or Recorded()
     return GradeResult(
         student=student,
         outcome=outcome,
@@ -142,11 +142,11 @@ def score(
         graded_at=graded_at,
         execution_time=timings.get("total", 0.0),
         timings=timings,
-        output=str(recorded.get("output", ""))[:64 * 1024],
-        output_truncated=bool(recorded.get("output_truncated", False)),
-        coverage=_coverage(recorded.get("coverage", {}), sources),
-        telemetry=_telemetry(recorded.get("telemetry")),
-        nondeterministic=str(recorded.get("nondeterministic", ""))[:500],
+        output=recorded.output,
+        output_truncated=recorded.output_truncated,
+        coverage=_coverage(recorded.coverage, sources),
+        telemetry=recorded.telemetry,
+        nondeterministic=recorded.nondeterministic,
         student_tests=student_tests,
     )
 
@@ -192,7 +192,7 @@ CHARGED = ("failed", "error", "timeout", "crash")
 """Outcomes that cost a test its points (before excusals)."""
 
 
-def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, str]:
+def excusals(manifest: list[ManifestEntry], seen: dict[str, SeenTest]) -> dict[str, str]:
     """The failed tests that a bug charged elsewhere wholly explains, each with its follows_from sentence.
 
     A test names the causes its counterfactual runs proved (explained_by: a category whose unit, repaired alone,
@@ -204,25 +204,23 @@ def excusals(manifest: list[ManifestEntry], seen: dict[str, Any]) -> dict[str, s
     resolved: dict[str, str | None] = {}
 
     def failed(test_id: str) -> bool:
-        return (seen.get(test_id) or {}).get("outcome") in CHARGED
+        record = seen.get(test_id)
+        return record is not None and record.outcome in CHARGED
 
     def excuse(test_id: str, visiting: frozenset[str]) -> str | None:
         if test_id in resolved:
             return resolved[test_id]
-        causes = (seen.get(test_id) or {}).get("explained_by")
         result = None
-        if failed(test_id) and isinstance(causes, list):
+        if failed(test_id):
             own = entries[test_id].category
-            for cause in causes:
-                if not isinstance(cause, dict):
-                    continue
-                if isinstance(cause.get("test"), str):
+            for cause in seen[test_id].explained_by:
+                if cause.test is not None:
                     # A rule variant the failure follows from: that test must be reproduced by the same variant.
-                    plays = (seen.get(cause["test"]) or {}).get("plays")
-                    candidates = [cause["test"]] if cause["test"] in entries and (
-                        "plays" not in cause or (isinstance(plays, list) and cause["plays"] in plays)) else []
-                elif isinstance(cause.get("category"), str) and cause["category"] != own:
-                    candidates = [e.id for e in manifest if e.category == cause["category"]]
+                    other = seen.get(cause.test)
+                    candidates = [cause.test] if cause.test in entries and (
+                        cause.plays is None or (other is not None and cause.plays in other.plays)) else []
+                elif cause.category is not None and cause.category != own:
+                    candidates = [e.id for e in manifest if e.category == cause.category]
                 else:
                     candidates = []
                 charged = [c for c in candidates if c != test_id and c not in visiting and failed(c)
@@ -248,64 +246,38 @@ UNIT_WORDS = {"structures": "Queue and Stack", "card_value": "card_value", "play
 """How a follows_from sentence names each unit a counterfactual run repaired."""
 
 
-def _proof(cause: dict[str, Any]) -> str:
+def _proof(cause: Cause) -> str:
     """What the counterfactual run showed, in words, for the follows_from sentence."""
-    unit = cause.get("repaired")
-    if isinstance(unit, str) and unit in UNIT_WORDS and cause.get("through") == "loop":
+    unit = cause.repaired
+    if unit in UNIT_WORDS and cause.through == "loop":
         return (f" (your play_game plays the same game as your own units played round after round; with the "
                 f"reference's {UNIT_WORDS[unit]} in place of yours, that game is the reference's)")
-    if isinstance(unit, str) and unit in UNIT_WORDS:
+    if unit in UNIT_WORDS:
         return f" (run again with the reference's {UNIT_WORDS[unit]} in place of yours, this test passed)"
-    if isinstance(cause.get("plays"), str) and cause.get("through") == "game":
+    if cause.plays is not None and cause.through == "game":
         return (" (the reference, playing the rule your resolve_war plays, plays exactly your play_game's game on "
                 "this deck, every field of GameResult and the whole history included)")
-    if isinstance(cause.get("plays"), str):
+    if cause.plays is not None:
         return " (the reference, playing the rule your code plays there, gives exactly your answer here too)"
     return ""
 
 
-def _sentence(seen: dict[str, Any], outcome: str, reason: str) -> str:
+def _sentence(seen: SeenTest | None, outcome: str, reason: str) -> str:
     if outcome == "ungradable":
         return f"Not run: {reason}"
-    if outcome == "grader_fault" and not seen:
+    if outcome == "grader_fault" and seen is None:
         return f"Not run: the grader failed ({reason})"
-    if not seen:
+    if seen is None:
         return "No result was recorded for this test, so it scores nothing."
-    return str(seen.get("sentence", ""))[:2000]
+    return seen.sentence
 
 
-def _difference(data: Any) -> Difference | None:
-    if not isinstance(data, dict):
-        return None
-    return Difference(label=str(data.get("label", "")), expected=list(data.get("expected", [])),
-                      actual=list(data.get("actual", [])), first_difference=data.get("first_difference"))
-
-
-def _exception(data: Any) -> ExceptionInfo | None:
-    if not isinstance(data, dict):
-        return None
-    return ExceptionInfo(type=str(data.get("type", "")), message=str(data.get("message", "")),
-                         traceback=str(data.get("traceback", "")))
-
-
-def _coverage(data: Any, sources: dict[str, str]) -> list[CoveredFile]:
+def _coverage(coverage: dict[str, list[int]], sources: dict[str, str]) -> list[CoveredFile]:
     """Every copied source file with its statements that ran, from the lines the worker saw running."""
-    data = data if isinstance(data, dict) else {}
     files = []
     for path, text in sorted(sources.items()):
-        entry = data.get(path) if isinstance(data.get(path), dict) else {}
-        executed, missing = executed_statements(text, {n for n in entry.get("executed", []) if type(n) is int})
+        executed, missing = executed_statements(text, set(coverage.get(path, ())))
         total = len(executed) + len(missing)
         files.append(CoveredFile(path, text, executed, missing,
                                  round(100.0 * len(executed) / total, 1) if total else 100.0))
     return files
-
-
-def _telemetry(data: Any) -> Telemetry | None:
-    if not isinstance(data, dict) or not isinstance(data.get("reference"), list):
-        return None
-    first = data.get("first_difference")
-    return Telemetry(deck=list(data.get("deck", [])), max_rounds=int(data.get("max_rounds", 0)),
-                     reference=data["reference"], student=data.get("student"),
-                     student_error=str(data.get("student_error", ""))[:500],
-                     first_difference=first if type(first) is int and first > 0 else None)
