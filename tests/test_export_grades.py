@@ -19,7 +19,7 @@ from grader.export.gradebook import CANVAS_COLUMNS, MOODLE_COLUMNS, export_grade
 from grader.export.roster import RosterError, match, read_roster, submission_key
 from grader.results import CATEGORY_TITLES, CategoryScore, GradeResult, write_results
 from grader.results import TestResult as HiddenTest
-from grader.submissions import _name
+from grader.submissions import _name, find_submissions
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "gradebook.md"
@@ -123,6 +123,27 @@ def test_a_classroom_repository_name_matches_the_login_that_ends_it(tmp_path):
     assert {key: found.student for key, found in matching.results.items()} == {
         "1001": "war-alice-s", "1006": "War-Ann-Lee", "1007": "lee"}
     assert [u.submission for u in matching.unmatched] == ["cwei-draft"]
+
+
+def test_a_canvas_download_name_matches_the_student_canvas_sorts_by_it(tmp_path):
+    """Canvas's bulk download names a student's files by the sortable name without spaces or punctuation:
+    okaforben is Ben Okafor's, obrienpat O'Brien, Pat's, smith-jonesmary Mary Smith-Jones's; a name not Canvas's
+    form of anyone's (benokafor) is nobody's"""
+    roster = read_roster(write_roster(tmp_path / "r.csv", ROSTER + '1006,"O\'Brien, Pat",pob@uni.edu,,\n'
+                                                                   "1007,Mary Smith-Jones,msj@uni.edu,,\n"))
+    download = tmp_path / "download"
+    for number, student in enumerate(("okaforben", "obrienpat_LATE", "smith-jonesmary", "benokafor")):
+        package = download / f"{student}_{123450 + number}_{7890120 + number}_war" / "starter"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+    found = find_submissions([download], exclude=())
+    canvas = [submission.student for submission in found.submissions]
+    assert sorted(canvas) == ["benokafor", "obrienpat", "okaforben", "smith-jonesmary"], found.skipped
+    matching = match([result(name, 50) for name in canvas], roster)
+    assert {key: found.student for key, found in matching.results.items()} == {
+        "1002": "okaforben", "1006": "obrienpat", "1007": "smith-jonesmary"}
+    assert [u.submission for u in matching.unmatched] == ["benokafor"]
+    assert "Canvas download name" in matching.unmatched[0].reason
 
 
 def test_a_submission_two_students_could_own_is_refused_and_both_get_zero(tmp_path, capsys):

@@ -9,7 +9,10 @@ the student's field is written the same way and case aside, one of these, tried 
 3. the email address (a file named `a.smith@uni.edu.zip` is the submission `a.smith_uni.edu`),
 4. the email's local part (`a.smith`),
 5. the name (`Alice Smith` is the submission `Alice_Smith`),
-6. the GitHub login at the end of a GitHub Classroom repository's name (`war-assignment-alice`, as
+6. the name as Canvas's bulk download writes it (its file `smithjohn_123456_7890123_war.zip` is the submission
+   `smithjohn`, grader.canvas_names): the sortable name, "Smith, John" or, for a name written without a comma,
+   its last word first, lower case, letters and digits only, hyphens aside on both sides,
+7. the GitHub login at the end of a GitHub Classroom repository's name (`war-assignment-alice`, as
    Classroom names each student's repository `<prefix>-<login>`); where several logins end it (`lee` and
    `ann-lee` both end `war-ann-lee`), the longest.
 
@@ -32,7 +35,7 @@ from .classroom import ExportError
 HEADER = ("id", "name", "email", "github", "section")
 """The roster's columns, in this order (github and section may be empty)."""
 
-KINDS = ("github login", "id", "email", "email's local part", "name")
+KINDS = ("github login", "id", "email", "email's local part", "name", "Canvas download name")
 """The fields a submission's name is compared with, in the order they are tried."""
 
 
@@ -55,7 +58,8 @@ class Student:
     def keys(self) -> tuple[str, ...]:
         """This student's fields in KINDS order, each written as a submission's name would be ("" if empty)."""
         local = self.email.rpartition("@")[0]
-        return tuple(submission_key(value) for value in (self.github, self.id, self.email, local, self.name))
+        return (*(submission_key(value) for value in (self.github, self.id, self.email, local, self.name)),
+                canvas_key(self.name))
 
     def label(self) -> str:
         """How summaries name the student: id and name."""
@@ -95,6 +99,17 @@ class Matching:
 def submission_key(text: str) -> str:
     """text written as grader.submissions names a submission (its _name), then case-folded for comparison."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text.strip()).lstrip(".").rstrip("._").casefold()
+
+
+def canvas_key(name: str) -> str:
+    """The name Canvas's bulk download gives the student's files (grader.canvas_names), as submission_key writes
+    it and without hyphens: "Smith, John" and "John Smith" are both smithjohn (Canvas sorts a name written without
+    a comma by its last word)."""
+    if "," in name:
+        last, _, first = name.partition(",")
+    else:
+        first, _, last = name.strip().rpartition(" ")
+    return submission_key("".join(char for char in last + first if char.isalnum())).replace("-", "")
 
 
 def read_roster(path: Path) -> Roster:
@@ -175,7 +190,8 @@ def match(results: list[GradeResult], roster: Roster) -> Matching:
     for result in results:
         name = submission_key(result.student)
         for kind, label in enumerate(KINDS):
-            candidates = [student for student, fields in keys if fields[kind] and fields[kind] == name]
+            wanted = name.replace("-", "") if label == "Canvas download name" else name
+            candidates = [student for student, fields in keys if fields[kind] and fields[kind] == wanted]
             if len(candidates) == 1:
                 claimed.setdefault(candidates[0].id, []).append(result)
                 break
@@ -190,8 +206,9 @@ def match(results: list[GradeResult], roster: Roster) -> Matching:
             if student is not None:
                 claimed.setdefault(student.id, []).append(result)
             else:
-                matching.unmatched.append(Unmatched(result.student, f"matches no {', '.join(KINDS[:-1])} or name "
-                                                    f"in {roster.path.name}, nor ends with a GitHub login"))
+                matching.unmatched.append(Unmatched(result.student, f"matches no {', '.join(KINDS[:-1])} or "
+                                                    f"{KINDS[-1]} in {roster.path.name}, nor ends with a GitHub "
+                                                    "login"))
     for student in roster.students:
         mine = claimed.get(student.id, [])
         if len(mine) == 1:
