@@ -113,11 +113,9 @@ def changes_line(report: BatchReport, out: Path) -> str:
 def results_json(report: BatchReport) -> str:
     """grade's and merge's --json: each student's results.json, and for a student whose score this regrade
     moved, a "change" (before, after, the rules whose outcome changed), as in OUT/changes.csv."""
-    moved = {change.student: change for change in report.changes}
-    return json.dumps([{**result.to_json(), **({"change": {"before": moved[result.student].before,
-                                                           "after": moved[result.student].after,
-                                                           "rules_changed": moved[result.student].rules_changed}}
-                                               if result.student in moved else {})}
+    moved = {change.student: {"before": change.before, "after": change.after, "rules_changed": change.rules_changed}
+             for change in report.changes}
+    return json.dumps([{**result.to_json(), **({"change": moved[result.student]} if result.student in moved else {})}
                        for result in report.results], indent=2)
 
 

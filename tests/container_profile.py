@@ -83,7 +83,8 @@ def private_file_system(keep: list[str]) -> None:
     covered = [*COVERED, *([] if any(PROJECT.is_relative_to(folder) for folder in COVERED) else [str(PROJECT)])]
     # A kept folder is not covered at all: where it is a mount's root (CI's checkout is), the tmpfs would sit on
     # that root, and the recursive bind below would bring the tmpfs back with it.
-    for folder in (folder for folder in covered if os.path.realpath(folder) not in {path for path, _ in kept}):
+    kept_paths = {path for path, _ in kept}
+    for folder in (folder for folder in covered if os.path.realpath(folder) not in kept_paths):
         mount("container-profile", folder, "tmpfs", 0, "mode=1777" if folder == "/tmp" else "mode=0755")
     for path, handle in kept:  # through the descriptor: the path itself now leads into the tmpfs
         os.makedirs(path, exist_ok=True)

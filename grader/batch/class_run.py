@@ -27,8 +27,8 @@ from ..reveal import reveal_date, revealed
 from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
 from ..submissions import Submission, find_submissions, submission_digest
-from .changes import Change, Journal, previous, write_changes
-from .output import OutputError, OutputFolder, open_output
+from .changes import Change, Journal, snapshot, write_changes
+from .output import REUSABLE_OUTCOMES, OutputError, OutputFolder, open_output
 from .shards import Shard, write_manifest
 
 GRADER_FILES = ("*.py", "*.toml", "*.ini", "*.html", "*.css")
@@ -112,12 +112,12 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
         todo: list[Submission] = []
         befores: dict[str, dict[str, Any]] = {}
         for submission in submissions:
-            kept = None if force else _still_standing(output, submission, settings)
+            saved, saved_settings = output.load(submission.student)
+            kept = None if force else _still_standing(saved, saved_settings, submission, settings)
             if kept is None:
                 todo.append(submission)
-                before = previous(out, submission.student) if output.has_saved(submission.student) else None
-                if before is not None:
-                    befores[submission.student] = before
+                if saved is not None:
+                    befores[submission.student] = snapshot(saved)
             else:
                 results[submission.student] = kept
         reassessed = []
@@ -126,9 +126,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
             if verdict != kept:  # the policy changed (an extension, the due date, the curve) since it was saved
                 results[student] = verdict
                 reassessed.append(student)
-                before = previous(out, student)
-                if before is not None:
-                    befores[student] = before
+                befores[student] = snapshot(kept)
         journal = Journal(out)
         journal.record(befores)  # before any result is replaced, so a stopped run loses no score before
         for submission in submissions:
@@ -170,17 +168,17 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
         return report
 
 
-def _still_standing(output: OutputFolder, submission: Submission, settings: str) -> GradeResult | None:
+def _still_standing(saved: GradeResult | None, saved_settings: Any, submission: Submission,
+                    settings: str) -> GradeResult | None:
     """The saved result of an earlier run, if this submission (its files, or the commit graded), grader and settings
-    are what produced it, and its time and provenance are still the submission's."""
-    if not output.has_saved(submission.student):
+    are what produced it, and its time and provenance are still the submission's (the submission is hashed only
+    when there is a saved result to compare)."""
+    if saved is None or saved.outcome not in REUSABLE_OUTCOMES or saved_settings != settings:
         return None
-    kept = output.saved(submission.student, submission_digest(submission), settings)
-    if kept is None or (kept.submitted_at, kept.marked_late, kept.provenance) != (
+    if saved.sha256 != submission_digest(submission) or (saved.submitted_at, saved.marked_late, saved.provenance) != (
             submission.submitted_at, submission.marked_late, submission.provenance):
         return None
-    return kept
-
+    return saved
 
 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..config import load_config
-from ..report.html import ReportError, render_reports
-from ..report.input import try_load
+from ..report.html import CHANGES, ReportError, render_reports
+from ..report.input import try_result
 from ..report.junit import write_junit
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from ..reveal import revealed
@@ -32,7 +32,7 @@ from ..submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER, UsageError
 LOCK_NAME = OUTPUT_MARKER
 """The lock file; discovery also knows a folder holding it as an output folder, never a student."""
 
-CLASS_FILES = ("grades.csv", "index.html", "changes.csv")
+CLASS_FILES = ("grades.csv", "index.html", CHANGES)
 """The files that describe the whole batch (changes.csv: the scores its regrade moved, written only by one)."""
 
 MIN_FREE_BYTES = 16 * 2**20
@@ -57,26 +57,22 @@ class OutputFolder:
     lock: int
     """The locked file descriptor (released when closed or when the process dies, even by kill -9)."""
 
-    def saved(self, student: str, sha256: str, settings: str) -> GradeResult | None:
-        """The student's result from an earlier run, if it still stands for this submission and these settings."""
+    def load(self, student: str) -> tuple[GradeResult | None, Any]:
+        """The student's result from an earlier run (None if there is none, or it does not read), with the settings
+        digest it was graded under; the file is read once."""
         path = self.path / student / "results.json"
-        if not path.is_file():
-            return None
-        result, _ = try_load(path)
-        if result is None or result.outcome not in REUSABLE_OUTCOMES or result.sha256 != sha256:
-            return None
         try:
-            saved_settings = json.loads(path.read_text(encoding="utf-8"))["extra_data"].get("settings")
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None
-        return result if saved_settings == settings and result.student == student else None
-
-    def has_saved(self, student: str) -> bool:
-        """Whether the student has a results.json here (only then is hashing worth it)."""
-        return (self.path / student / "results.json").is_file()
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None, None
+        result, _ = try_result(data)
+        if result is None or result.student != student:
+            return None, None
+        return result, data["extra_data"].get("settings")
 
     def start_batch(self) -> None:
-        """Remove grades.csv, index.html and the instructor view: from now on they would describe another batch.
+        """Remove grades.csv, index.html, changes.csv and the instructor view: from now on they would describe
+        another batch.
 
         OUT/instructor goes only if it is the instructor view (no results.json of a student in it).
         """
@@ -96,7 +92,7 @@ class OutputFolder:
 
     def finish(self, results: list[GradeResult]) -> None:
         """grades.csv for exactly these results (the batch, in input order), written atomically."""
-        write_atomically(self.path / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
+        write_grades(self.path, results)
 
 
 LATE_COLUMNS = ("submitted_at", "hours_late", "grace_days_used", "late_penalty", "points_before_late")
@@ -193,6 +189,11 @@ def write_outputs(results: list[GradeResult], out: Path) -> None:
     """OUT/<student>/results.json for each, and OUT/grades.csv for exactly these, each written atomically."""
     for result in results:
         write_results(result, out / result.student / "results.json")
+    write_grades(out, results)
+
+
+def write_grades(out: Path, results: list[GradeResult]) -> None:
+    """OUT/grades.csv for exactly these results, in their order, written atomically."""
     write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from ..batch import grade_submissions
 from ..config import ConfigError, load_config
 from ..grading.runner import GradingError
-from ..late import LateError, LatePolicy, parse_moment
+from ..late import LateError, LatePolicy, parse_moment, with_metadata
 from ..results import GradeResult
 from ..sandbox.isolation import SandboxError
 from ..submissions import Submission
@@ -111,12 +111,12 @@ def gradescope_policy(policy: LatePolicy, metadata: SubmissionMetadata) -> LateP
     """The policy for this one submission, keyed by STUDENT: grading.toml's due date and cut-off where it sets
     them, else Gradescope's; the user's extension (grading.toml's extensions file by email, else Gradescope's
     own for the user) and grace days already used (the ledger by email) carried over."""
-    due = policy.due or metadata.due
+    merged = with_metadata(policy, due=metadata.due, cutoff=metadata.late_due)
+    due, cutoff = merged.due, merged.cutoff
     assert due is not None  # read_metadata required it
     key = next((email for email in metadata.users if email in policy.extensions), None)
     own_due = policy.extensions[key] if key else metadata.user_due
     own_late_due = None if key else metadata.user_late_due
-    cutoff = policy.cutoff or metadata.late_due
     extensions: dict[str, datetime] = {}
     if own_due is not None and own_due > due:
         extensions[STUDENT] = own_due

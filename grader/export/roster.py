@@ -38,6 +38,9 @@ HEADER = ("id", "name", "email", "github", "section")
 KINDS = ("github login", "id", "email", "email's local part", "name", "Canvas download name")
 """The fields a submission's name is compared with, in the order they are tried."""
 
+CANVAS_KIND = KINDS.index("Canvas download name")
+"""The kind compared without hyphens on both sides (canvas_key)."""
+
 
 class RosterError(ExportError):
     """The roster cannot be used (no header, a row without an id, two students with one id): one line."""
@@ -190,7 +193,7 @@ def match(results: list[GradeResult], roster: Roster) -> Matching:
     for result in results:
         name = submission_key(result.student)
         for kind, label in enumerate(KINDS):
-            wanted = name.replace("-", "") if label == "Canvas download name" else name
+            wanted = name.replace("-", "") if kind == CANVAS_KIND else name
             candidates = [student for student, fields in keys if fields[kind] and fields[kind] == wanted]
             if len(candidates) == 1:
                 claimed.setdefault(candidates[0].id, []).append(result)

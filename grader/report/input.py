@@ -10,7 +10,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from ..results import OUTCOMES, TEST_OUTCOMES, GradeResult, read_results
+from ..results import OUTCOMES, TEST_OUTCOMES, GradeResult
 
 
 def result_paths(out: Path, students: list[str] | None) -> list[Path]:
@@ -25,13 +25,20 @@ def result_paths(out: Path, students: list[str] | None) -> list[Path]:
 def try_load(path: Path) -> tuple[GradeResult | None, str]:
     """The result in a results.json, or None and what is wrong with the file."""
     try:
-        result = read_results(path)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         return None, f"cannot read it: {error.strerror or error}"
     except UnicodeDecodeError:
         return None, "not UTF-8 text"
     except json.JSONDecodeError as error:
         return None, f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+    return try_result(data)
+
+
+def try_result(data: Any) -> tuple[GradeResult | None, str]:
+    """The result a results.json's parsed JSON holds, or None and what is wrong with it."""
+    try:
+        result = GradeResult.from_json(data)
     except KeyError as error:
         return None, f"no {error} key"
     except (TypeError, ValueError, AttributeError, IndexError) as error:
