@@ -9,9 +9,10 @@ while it still holds CAP_SYS_ADMIN (as the runtime does: no no_new_privs), drops
 bounding set, so the command (exec'd as root) starts without it, and execs the command.
 
 A container also has a file system of its own: with --keep, the launcher first (in a mount namespace of its
-own, while it still may) covers /work, /tmp, /home and this checkout with empty tmpfs and puts back only the paths kept (this
-checkout, the test's folder), so that nothing else on this machine, such as other checkouts of the grader,
-is there for student code to find, as in a Gradescope container.
+own, while it still may) covers /work, /tmp, /home and this checkout with empty tmpfs, but for the paths kept
+(this checkout, the test's folder) and the folders of this Python, which it leaves uncovered or binds back, so
+that nothing else on this machine, such as other checkouts of the grader, is there for student code to find,
+as in a Gradescope container.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))
 
 from grader.sandbox import seccomp_bpf  # noqa: E402
 from grader.sandbox.seccomp_bpf import ALLOW, ARCH, ARG0, ERRNO, JEQ, JSET, LOAD, NR, RET, X32_BIT, JGE  # noqa: E402
@@ -47,8 +49,6 @@ def container_filter() -> bytes:
         "allow", (RET, 0, 0, ALLOW),
     ])
 
-
-PROJECT = Path(__file__).resolve().parents[1]
 
 COVERED = ("/work", "/tmp", "/home")
 """Where this machine keeps what a container would not hold (other checkouts, other runs' files); this

@@ -760,6 +760,8 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
     buffer = b""
     stopped: str | None = None
     stop_on: set[str] | None = None
+    # The selected tests not ended yet; None: the run ends with the child (every test, or the own run's coverage).
+    pending = None if select_ids is None or command.get("coverage") else {t for t in select_ids if t not in results}
     mark = 0.0  # the child's CPU seconds when the running test started (about: at the end of the one before)
     while stopped is None:
         left = deadline - time.monotonic()
@@ -810,9 +812,11 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 if stop_on and test in stop_on and results[test].get("outcome") == "failed":
                     stopped = "caught"
                     break
-                if select_ids is not None and not command.get("coverage") and all(t in results for t in select_ids):
-                    stopped = "done"  # every test has ended: what the child still does (pytest's finish) counts for
-                    break  # nothing, so it is not waited for (the own run's coverage comes after its tests)
+                if pending is not None:
+                    pending.discard(test)
+                    if not pending:
+                        stopped = "done"  # every test has ended: what the child still does (pytest's finish)
+                        break  # counts for nothing, so it is not waited for
             elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
                 found["collected"] = [str(test) for test in message["collected"]]
                 found["import_seconds"] = round(time.monotonic() - started, 4)

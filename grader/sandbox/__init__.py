@@ -1,1 +1,1 @@
-"""The sandbox: isolation levels and limits, the worker that runs student code, the channel to it, deadlines."""
+"""The sandbox: isolation levels and limits, the worker that runs student code, and the channel to it."""

@@ -213,7 +213,7 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
     """The argv that starts the worker at the spec's level (script: a script of the runtime, for Part E).
 
     The worker is imported as a module, not run as a script, so Python reads the .pyc that make_runtime
-    compiled (of worker.py as of its neighbours) instead of compiling its 800 lines again in every worker
+    compiled (of worker.py as of its neighbours) instead of compiling their 1,100 lines again in every worker
     (about 10 ms each); an interpreter that cannot use that .pyc compiles the source, as any import does.
     """
     inside_runtime = INSIDE_RUNTIME if spec.level in NAMESPACED else spec.runtime
@@ -275,7 +275,7 @@ def worker_env(spec: SandboxSpec) -> dict[str, str]:
 
 def worker_cwd(spec: SandboxSpec) -> str:
     """The folder the worker starts in, on the host: its scratch at plain (namespaced levels change it)."""
-    return spec.scratch if spec.level in ("uid", "plain") and spec.scratch else "/"
+    return spec.scratch if spec.level not in NAMESPACED and spec.scratch else "/"
 
 
 def apply_limits(limits: Limits) -> None:
@@ -294,12 +294,12 @@ def apply_limits(limits: Limits) -> None:
 
 
 def clean_up_after(spec: SandboxSpec) -> None:
-    """After a worker stopped: kill what its uid left running and, at plain, delete what it wrote outside
-    its scratch (namespaced levels need neither: their PID namespace and tmpfs die with the sandbox)."""
+    """After a worker stopped: kill what its uid left running and, at the uid and plain levels, delete what it
+    wrote outside its scratch (namespaced levels need neither: their PID namespace and tmpfs die with the sandbox)."""
     if spec.uid is None or spec.level == "bwrap":
         return
     kill_uid(spec.uid)
-    if spec.level in ("uid", "plain"):
+    if spec.level not in NAMESPACED:
         for folder in ("/tmp", "/var/tmp", "/dev/shm"):
             remove_files_of(spec.uid, Path(folder))
         if spec.scratch:
@@ -555,7 +555,7 @@ def make_spec(
         from . import uid_level
         uid_level.seal(hidden)
         limits = replace(limits, network_filter=(uid_level.network_filter() or b"").hex())
-    if level in ("uid", "plain"):
+    if level not in NAMESPACED:
         scratch = str(base / "scratch")
         Path(scratch).mkdir(mode=0o700, exist_ok=True)
     if level == "unshare":

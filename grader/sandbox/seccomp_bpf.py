@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import ctypes
 import errno as errnos
-import platform
+import os
 import struct
-from typing import Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: importing typing would cost every worker's start a few ms
+    from collections.abc import Sequence
 
 LOAD, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
 """BPF opcodes: load a word of seccomp_data, jump if equal / greater or equal / any bit set, return."""
@@ -49,12 +52,12 @@ Step = tuple[int, object, object, int]
 
 def supported() -> bool:
     """Whether this machine's architecture is one the filters know."""
-    return platform.machine() in ARCHES
+    return os.uname().machine in ARCHES
 
 
 def numbers() -> tuple[int, dict[str, int]]:
     """This machine's audit architecture and syscall numbers."""
-    return ARCHES[platform.machine()]
+    return ARCHES[os.uname().machine]
 
 
 def assemble(steps: Sequence[Step | str]) -> bytes:

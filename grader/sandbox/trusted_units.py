@@ -182,8 +182,8 @@ class TrustedUnits:
         while True:
             short1, short2 = queue_size(p1, bounded=False) < face_down + 1, queue_size(p2, bounded=False) < face_down + 1
             if short1 and short2:
-                collect(p1, pile1, _EMPTY_PILE)
-                collect(p2, pile2, _EMPTY_PILE)
+                collect(p1, pile1, TrustedStack())
+                collect(p2, pile2, TrustedStack())
                 return "draw", chain
             if short1 or short2:
                 winner, loser, own, other, name = (p2, p1, pile2, pile1, "P2") if short1 else (p1, p2, pile1, pile2, "P1")
@@ -204,15 +204,6 @@ class TrustedUnits:
     def deal(self, deck: list[Any]) -> tuple[Any, Any]:
         return self.session.queue(deck[0::2]), self.session.queue(deck[1::2])
 
-
-class _EmptyPile:
-    """A war pile with nothing on it (the other side of a drawn war's collect)."""
-
-    def is_empty(self) -> bool:
-        return True
-
-
-_EMPTY_PILE = _EmptyPile()
 
 REPAIRABLE = ("structures", "card_value", "play_round", "resolve_war", "deal")
 """The units a counterfactual run may take from the reference: the student's Queue and Stack together, or one

@@ -18,6 +18,7 @@ import os
 import shutil
 import stat
 import subprocess
+import threading
 from pathlib import Path
 
 from . import seccomp_bpf
@@ -60,14 +61,28 @@ def network_filter() -> bytes | None:
     return program if done.returncode == 0 else None
 
 
-@functools.lru_cache(maxsize=None)
+_sealed: set[str] = set()
+"""The roots sealed and checked so far in this process."""
+
+_sealing = threading.Lock()
+"""Held while sealing: the batch's job slots may ask at the same time."""
+
+
 def seal(hidden: tuple[str, ...]) -> None:
     """Take every other user's access to the folders hidden (the caller's secrets: grader/hidden.py) away, then
     check it as a worker uid: SandboxError (one line) when one of their files can still be read. Done once per
-    process and set; nothing given to hide is the caller's bug, refused."""
+    process and root: a set whose roots are all sealed already (each worker's spec names the grader's roots, which
+    open_batch sealed with any others) returns at once. Nothing given to hide is the caller's bug, refused."""
     if not hidden:
         raise SandboxError("the uid sandbox was given nothing to hide from student code")
-    roots = [Path(path) for path in hidden]
+    with _sealing:
+        if set(hidden) <= _sealed:
+            return
+        _seal([Path(path) for path in hidden])
+        _sealed.update(hidden)
+
+
+def _seal(roots: list[Path]) -> None:
     for root in roots:
         try:
             mode = root.stat().st_mode
