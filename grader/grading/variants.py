@@ -10,12 +10,22 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from reference import card_value
+from reference import JOKER, RANKS, card_value
 
 from ..sandbox.worker import CALL_SEED
 from .harness import RoundOutcome
 
-_VALUES = {card: card_value(card) for card in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Jo")}
+_VALUES = {card: card_value(card) for card in (*RANKS, JOKER)}
+
+
+def _value(card: str, *, ace_high: bool = False, joker_as_text: bool = False, ten_as_text: bool = False) -> float:
+    """A card's strength under the variant: the Joker ranked as text (between J and Q), "10" as text (between "1"
+    and "2") or the Ace above the King; the handout's value otherwise (0 for what is not a card)."""
+    if joker_as_text and card == JOKER:
+        return 11.5
+    if ten_as_text and card == "10":
+        return 1.5
+    return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
 
 
 @dataclass(frozen=True)
@@ -27,13 +37,9 @@ class Variant:
     sentence: str
 
 
-def war(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
-        new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
-        shuffle_from: str = "winner_first", bottom_first: bool = False, both_short: str = "draw") -> RoundOutcome:
-    """resolve_war as the handout plays it, but with one rule changed (see war_chain)."""
-    return war_chain(p1, p2, c1, c2, face_down=face_down, collect=collect, new_piles=new_piles,
-                     from_back=from_back, short_takes=short_takes, shuffle_from=shuffle_from,
-                     bottom_first=bottom_first, both_short=both_short)[0]
+def war(p1: list[str], p2: list[str], c1: str, c2: str, **options: Any) -> RoundOutcome:
+    """resolve_war as the handout plays it, but with one rule changed (war_chain's options)."""
+    return war_chain(p1, p2, c1, c2, **options)[0]
 
 
 def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
@@ -169,17 +175,11 @@ def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser
     if not q1 or not q2:
         return RoundOutcome("draw" if not q1 and not q2 else "P2" if not q1 else "P1", q1, q2)
     c1, c2 = q1.pop(0), q2.pop(0)
-
-    def value(card: str) -> float:
-        if joker_as_text and card == "Jo":
-            return 11.5
-        if ten_as_text and card == "10":
-            return 1.5
-        return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
-
-    if value(c1) == value(c2):
+    v1, v2 = (_value(card, ace_high=ace_high, joker_as_text=joker_as_text, ten_as_text=ten_as_text)
+              for card in (c1, c2))
+    if v1 == v2:
         return RoundOutcome(("war", c1, c2), q1, q2)
-    winner, name, first, second = (q1, "P1", c1, c2) if value(c1) > value(c2) else (q2, "P2", c2, c1)
+    winner, name, first, second = (q1, "P1", c1, c2) if v1 > v2 else (q2, "P2", c2, c1)
     winner.extend((second, first) if loser_first else (first, second))
     return RoundOutcome(name, q1, q2)
 
@@ -205,11 +205,8 @@ NO_JOKERS = Variant("no_jokers", {}, "Your code has no Joker: card_value(\"Jo\")
 
 def value_order(*, ace_high: bool = False, joker_as_text: bool = False, ten_as_text: bool = False) -> list[str]:
     """The cards weakest first under the variant (the handout's with no option)."""
-    def value(card: str) -> float:
-        if ten_as_text and card == "10":
-            return 1.5
-        return 11.5 if joker_as_text and card == "Jo" else 13.5 if ace_high and card == "1" else _VALUES[card]
-    return sorted(_VALUES, key=value)
+    return sorted(_VALUES, key=lambda card: _value(card, ace_high=ace_high, joker_as_text=joker_as_text,
+                                                     ten_as_text=ten_as_text))
 
 
 def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Variant]:

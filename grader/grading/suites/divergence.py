@@ -9,7 +9,6 @@ from grader.grading import expected, reproduction
 from grader.grading.checks import show
 from grader.grading.harness import RoundOutcome, Student
 from grader.sandbox.channel import StudentProblem
-from reference import JOKER, card_value
 
 
 def _deal(deck: list[str]) -> tuple[list[str], list[str]]:
@@ -52,33 +51,26 @@ def _queues_before(deck: list[str], max_rounds: int, number: int) -> tuple[list[
     return list(snapshot[0]), list(snapshot[1])
 
 
-def explain_round(student: Student, deck: list[str], max_rounds: int, number: int) -> tuple[str, list[dict[str, str]], str]:
+def explain_round(student: Student, deck: list[str], max_rounds: int, number: int) -> tuple[str, str]:
     """Replay round `number` of the deck's game alone: the reference's queues before it, the student's
-    play_round (and resolve_war on a tie) against the reference's. Returns a sentence, the categories whose
-    rules a difference there breaks (empty if the round alone agrees), and lines that reproduce it."""
+    play_round (and resolve_war on a tie) against the reference's. Returns a sentence saying how the round alone
+    differs ("" if it agrees), and lines that reproduce it."""
     p1, p2 = _queues_before(deck, max_rounds, number)
     want = expected.play_round(p1, p2)
     lines = reproduction.round_call(p1, p2, result=want.result, after=(want.p1, want.p2))
-    cards = (p1[0], p2[0]) if p1 and p2 else ()
-    rank_rules = [{"category": "joker_dominance"}, {"category": "normal_rounds"}] if JOKER in cards and \
-        len(set(cards)) == 2 else [{"category": "normal_rounds"}, {"category": "joker_dominance"}]
     where = f"round {number}"
     problem = _differs(lambda: student.play_round(p1, p2, trusted=False), want, "play_round")
     if problem:
-        return f"{where} already differs when played alone: {problem}", rank_rules, lines
+        return f"{where} already differs when played alone: {problem}", lines
     if type(want.result) is not tuple:
-        return "", [], lines
+        return "", lines
     _, c1, c2 = want.result
     war = expected.resolve_war(want.p1, want.p2, c1, c2)
     war_lines = reproduction.war_call(want.p1, want.p2, c1, c2, result=war.result, after=(war.p1, war.p2))
     problem = _differs(lambda: student.resolve_war(want.p1, want.p2, c1, c2, trusted=False), war, "resolve_war")
     if not problem:
-        return "", [], lines
-    short = _someone_runs_short(want.p1, want.p2)
-    war_rules = [{"category": "exhaustion"}, {"category": "forced_war"}] if short else \
-        [{"category": "forced_war"}, {"category": "exhaustion"}]
-    return (f"{where} (a war after {c1!r} tied with {c2!r}) already differs when played alone: {problem}",
-            war_rules + rank_rules, war_lines)
+        return "", lines
+    return f"{where} (a war after {c1!r} tied with {c2!r}) already differs when played alone: {problem}", war_lines
 
 
 def _differs(call: Callable[[], RoundOutcome], want: RoundOutcome, name: str) -> str:
@@ -92,13 +84,3 @@ def _differs(call: Callable[[], RoundOutcome], want: RoundOutcome, name: str) ->
         return f"{name} returns {show(got.result)} where the reference returns {show(want.result)}" \
             if got.result != want.result else f"{name} leaves other queues than the reference"
     return ""
-
-
-def _someone_runs_short(p1: list[str], p2: list[str], face_down: int = 3) -> bool:
-    """Whether, under the handout's rules, a player is short at some cycle of the war fought on these queues."""
-    while True:
-        if len(p1) < face_down + 1 or len(p2) < face_down + 1:
-            return True
-        if card_value(p1[face_down]) != card_value(p2[face_down]):
-            return False
-        p1, p2 = p1[face_down + 1:], p2[face_down + 1:]

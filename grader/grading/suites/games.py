@@ -33,10 +33,10 @@ def attribute_game_failure(student: Student, failure: Exception, deck: list[str]
         number, own = divergence(student, deck, max_rounds)
         if number is None or not _play_game_agrees_with_its_units(failure, game, own, max_rounds):
             return failure
-        detail, causes, round_lines = explain_round(student, deck, max_rounds, number)
+        detail, round_lines = explain_round(student, deck, max_rounds, number)
     except StudentProblem:  # the replay itself hung or crashed: the game's own failure stands
         return failure
-    if not causes:
+    if not detail:
         return failure
     if isinstance(failure, Mismatch):
         named = Mismatch(f"{failure.sentence}; {detail}", failure.difference, reproduction=round_lines)

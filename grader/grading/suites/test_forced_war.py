@@ -13,7 +13,7 @@ import pytest
 
 from grader.grading import reproduction
 from grader.grading.checks import Mismatch, expect, expect_cards
-from grader.grading.suites.diagnosis import diagnose, war_candidates
+from grader.grading.suites.diagnosis import diagnose, exactly, war_candidates
 from grader.grading.suites.repairs import with_structures
 from grader.grading.suites.rounds import check_war
 
@@ -75,8 +75,7 @@ def test_each_player_pushes_its_tied_card_then_3_down_and_1_up(student):
         if getattr(failure, "explained_by", None) or not seen:
             raise
         raise diagnose(failure, seen[0], war_candidates(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", None),
-                       lambda got, want: got.result == want.result and got.p1 == want.p1 and got.p2 == want.p2) \
-            from None
+                       exactly) from None
 
 
 @pytest.mark.weight(2)

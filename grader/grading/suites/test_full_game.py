@@ -204,7 +204,7 @@ def _explain_divergence(student, index, reference_game):
         else:
             failure = Mismatch(f"deal {index + 1}: your game stopped after {played} rounds where the reference "
                                f"plays {expected_rounds}")
-    detail, causes, lines = explain_round(student, deck, MAX_ROUNDS, min(number or 1, len(theirs["snapshots"]) or 1))
+    detail, lines = explain_round(student, deck, MAX_ROUNDS, min(number or 1, len(theirs["snapshots"]) or 1))
     assert isinstance(failure, Mismatch)
     raise Mismatch(f"{failure.sentence}; {detail}" if detail else failure.sentence, failure.difference,
-                   reproduction=lines if causes else reproduction.game_call({"deck": deck, "max_rounds": MAX_ROUNDS}))
+                   reproduction=lines if detail else reproduction.game_call({"deck": deck, "max_rounds": MAX_ROUNDS}))
