@@ -73,7 +73,7 @@ SETTINGS: tuple[Setting, ...] = (
             "unshare)", *_between(1, 2**20)),
     Setting("limits", "open_files", int, "open file descriptors of the worker", *_between(16, 2**20)),
     Setting("limits", "processes", int, "processes for the worker's user", *_between(4, 2**22)),
-    Setting("sandbox", "level", str, "isolation: auto, bwrap, unshare or plain",
+    Setting("sandbox", "level", str, "isolation: " + ", ".join(("auto", *LEVELS)),
             lambda v: v in ("auto", *LEVELS), "one of auto, " + ", ".join(LEVELS)),
     Setting("sandbox", "coverage", bool, "measure which lines of the submission run"),
     Setting("sandbox", "allow_plain", bool, "grade at the plain level (resource limits only), where student "

@@ -373,7 +373,7 @@ def _ledger(path: Path, places: dict[str, str]) -> dict[str, int]:
     """The grace ledger: id,days already used."""
     used = {}
     for number, student, days in _rows(path, ("id", "days")):
-        if not days.isdigit():
+        if not (days.isascii() and days.isdigit()):  # "²" is a digit to isdigit, and no number to int
             raise LateError(f"{path} line {number}: days = {days!r} should be a whole number of days, 0 or more")
         used[student] = int(days)
         places[f"grace_used:{student}"] = f"{path} line {number}"

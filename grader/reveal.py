@@ -1,14 +1,14 @@
 """Reveal after the deadline: from grading.toml's [reveal] after, the moment the student view starts showing
 hidden tests in full (their inputs and the lines that replay them), as the instructor view does.
 
-The one place that reads the setting: a date of its own, or "due", the [late] section's due date.
+The one place that turns the setting into a date: a date of its own, or "due", the [late] section's due date.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from .config import Config, ConfigError
-from .late import parse_moment
+from .late import EXAMPLE, parse_moment
 
 
 def reveal_date(config: Config) -> datetime | None:
@@ -18,14 +18,14 @@ def reveal_date(config: Config) -> datetime | None:
         return None
     if after != "due":
         moment = parse_moment(after)
-        if moment is None:  # load_config refuses it first; a Config built by hand gets the same sentence
+        if moment is None:  # load_config refuses it first; a Config built by hand is refused here
             raise ConfigError(f"reveal.after = {after!r} from {_origin(config)} must be an ISO 8601 date and time "
                               'with an offset, e.g. "2026-12-15T09:00-05:00"')
         return moment
     due = config.late.due if config.late is not None else None
     if due is None:
         raise ConfigError(f'reveal.after = "due" from {_origin(config)}, but no [late] due date is set: add '
-                          '`due = "2026-12-01T23:59-05:00"` under [late], or give reveal.after a date of its own')
+                          f'`due = "{EXAMPLE}"` under [late], or give reveal.after a date of its own')
     return due
 
 

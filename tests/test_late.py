@@ -197,6 +197,8 @@ def test_no_late_section_means_no_policy():
      "{toml} line 6: alice's extension (2026-11-30T23:59:00-05:00) is before late.due"),
     (f'due = "{DUE}"\ngrace_used = "used.csv"\n', {"used.csv": "id,days\nalice,-1\n"},
      "{dir}/used.csv line 2: days = '-1' should be a whole number"),
+    (f'due = "{DUE}"\ngrace_used = "used.csv"\n', {"used.csv": "id,days\nalice,\u00b2\n"},
+     "{dir}/used.csv line 2: days = '\u00b2' should be a whole number"),
 ])
 def test_bad_late_settings_are_one_line_naming_the_file_and_the_line(tmp_path, body, files, message):
     """Malformed dates, no offset, cut-off before due, negative or fractional numbers, both curves, a typo, a
