@@ -104,8 +104,8 @@ def changes_line(report: BatchReport, out: Path) -> str:
     if not report.regraded:
         return ""
     if not report.changes:
-        return (f"no score changed: {report.regraded} student{'s' * (report.regraded != 1)} regraded "
-                f"(see {out}/changes.csv)\n")
+        return printable(f"no score changed: {report.regraded} student{'s' * (report.regraded != 1)} regraded "
+                         f"(see {out}/changes.csv)") + "\n"
     count = len(report.changes)
     return printable(f"{count} score{'s' * (count != 1)} changed: see {out}/changes.csv") + "\n"
 

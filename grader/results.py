@@ -32,6 +32,9 @@ TEST_OUTCOMES = ("passed", "failed", "error", "timeout", "crash", "missing", "ex
 """passed; failed (an assertion); error (student code raised); timeout; crash (the worker died); missing (no result);
 excused (it failed, but only because of a bug already charged in another test: full points, see follows_from)."""
 
+EARNING_OUTCOMES = ("passed", "excused")
+"""The test outcomes that earn the test's points (and count as passed for JUnit and Gradescope)."""
+
 
 @dataclass(frozen=True)
 class ExceptionInfo:
@@ -369,7 +372,7 @@ def _test_json(test: TestResult) -> dict[str, Any]:
         "name": test.name,
         "score": test.score,
         "max_score": test.max_score,
-        "status": "passed" if test.outcome in ("passed", "excused") else "failed",
+        "status": "passed" if test.outcome in EARNING_OUTCOMES else "failed",
         "output": _test_output(test),
         "tags": [test.category],
         "visibility": "hidden" if test.hidden else "visible",

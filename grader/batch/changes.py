@@ -22,16 +22,13 @@ from typing import Any
 
 from ..report.html import CHANGES
 from ..report.input import try_load
-from ..results import GradeResult, write_atomically
+from ..results import EARNING_OUTCOMES, GradeResult, write_atomically
 
 HEADER = ("student", "before", "after", "rules_changed")
 """changes.csv's columns (scripts rely on them)."""
 
 JOURNAL = ".changes.json"
 """The scores before of the students regraded since the last changes.csv, kept until a batch ends."""
-
-EARNED = ("passed", "excused")
-"""Test outcomes that earn their points."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ def rule_outcomes(result: GradeResult) -> dict[str, list[int]]:
     for test in result.tests:
         key = test.rule or test.id
         total[key] += 1
-        passed[key] += test.outcome in EARNED
+        passed[key] += test.outcome in EARNING_OUTCOMES
     return {key: [passed[key], count] for key, count in total.items()}
 
 
@@ -154,7 +151,10 @@ class Journal:
         fresh = {student: before for student, before in befores.items() if student not in self.befores}
         if fresh:
             self.befores.update(fresh)
-            write_atomically(self.path, json.dumps(self.befores, ensure_ascii=False).encode("utf-8", errors="replace"))
+            self._save()
+
+    def _save(self) -> None:
+        write_atomically(self.path, json.dumps(self.befores, ensure_ascii=False).encode("utf-8", errors="replace"))
 
     def changes(self, results: list[GradeResult]) -> list[Change]:
         """The changes among these results (the batch, in its order) from their recorded snapshots."""
@@ -176,7 +176,7 @@ class Journal:
         done = {result.student for result in results}
         self.befores = {student: before for student, before in self.befores.items() if student not in done}
         if self.befores:
-            write_atomically(self.path, json.dumps(self.befores, ensure_ascii=False).encode("utf-8", errors="replace"))
+            self._save()
         else:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..report.page import OUTPUT_LIMIT, REPRODUCTION_LIMIT, TRACEBACK_LIMIT, clip
-from ..results import CATEGORY_TITLES, GradeResult, TestResult, write_atomically
+from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, GradeResult, TestResult, write_atomically
 
 MARKDOWN = "md"
 """Gradescope's output_format for Markdown."""
@@ -111,7 +111,7 @@ def _test_output(test: TestResult) -> str:
 def _hidden_entry(category: str, rule: str, tests: list[TestResult]) -> dict[str, Any]:
     """The hidden tests of one category that check one rule: the rule, the outcome and the points, no inputs."""
     title = CATEGORY_TITLES.get(category, category)
-    passed = all(test.outcome in ("passed", "excused") for test in tests)
+    passed = all(test.outcome in EARNING_OUTCOMES for test in tests)
     count = f" ({len(tests)} tests)" if len(tests) > 1 else ""
     if rule:
         name = f"{title}: hidden test{count}: {rule}"
@@ -133,7 +133,7 @@ def _revealed_entry(test: TestResult, visibility: str) -> dict[str, Any]:
     title = CATEGORY_TITLES.get(test.category, test.category)
     output = _test_output(test) if test.outcome != "passed" or test.output else ""
     return {"name": f"{title}: {test.name} (hidden test, revealed)",
-            "status": "passed" if test.outcome in ("passed", "excused") else "failed",
+            "status": "passed" if test.outcome in EARNING_OUTCOMES else "failed",
             "output": output, "output_format": MARKDOWN, "tags": [test.category], "visibility": visibility}
 
 

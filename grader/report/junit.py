@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..results import CATEGORY_TITLES, GradeResult, TestResult
+from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, GradeResult, TestResult
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 cannot hold (student output may print any of them)."""
@@ -54,7 +54,7 @@ def _suite(result: GradeResult) -> ET.Element:
     for test in result.tests:
         suite.append(_case(result.student, test))
     suite.set("tests", str(len(result.tests)))
-    suite.set("failures", str(sum(test.outcome not in ("passed", "excused") for test in result.tests)))
+    suite.set("failures", str(sum(test.outcome not in EARNING_OUTCOMES for test in result.tests)))
     suite.set("errors", "0")
     return suite
 

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..results import CATEGORY_TITLES, CategoryScore, CoveredFile, Difference, GradeResult, TestResult
+from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, CategoryScore, CoveredFile, Difference, GradeResult, TestResult
 
 OUTPUT_LIMIT = (4_000, 60)
 """Characters and lines of one test's captured output shown."""
@@ -231,7 +231,7 @@ def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
     rules = []
     for rule, group in grouped.items():
         outcomes = {test.outcome for test in group}
-        if not outcomes <= {"passed", "excused"}:
+        if not outcomes <= set(EARNING_OUTCOMES):
             outcome = "failed"
         elif "excused" in outcomes:
             outcome = "excused"
