@@ -23,9 +23,19 @@ def first_divergent_round(student: Student, deck: list[str], max_rounds: int) ->
 
 def divergence(student: Student, deck: list[str], max_rounds: int) -> tuple[int | None, dict[str, Any]]:
     """first_divergent_round, and the student's units' game as the grader's loop played it."""
-    mine = student.replay([deck], max_rounds, detail=True)
-    game = mine[0] if type(mine) is list and mine and type(mine[0]) is dict else {}
+    game = first_game(student.replay([deck], max_rounds, detail=True))
     return _first_round_off(game, deck, max_rounds), game
+
+
+def first_game(answer: Any) -> dict[str, Any]:
+    """The first game of a replay's answer ({} if the answer holds none)."""
+    return answer[0] if type(answer) is list and answer and type(answer[0]) is dict else {}
+
+
+def same_replay(game: Any, reference_game: dict[str, Any]) -> bool:
+    """Whether a replayed game is the reference's, round for round (by their fingerprints), and raised nothing."""
+    return (type(game) is dict and not game.get("raised") and type(game.get("digest")) is str
+            and game["digest"] == reference_game["digest"])
 
 
 def _first_round_off(game: dict[str, Any], deck: list[str], max_rounds: int) -> int | None:

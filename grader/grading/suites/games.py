@@ -9,7 +9,7 @@ from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, show
 from grader.grading.harness import RECORDER, Student
 from grader.grading.suites.diagnosis import WAR_VARIANT_TESTS
-from grader.grading.suites.divergence import divergence, explain_round
+from grader.grading.suites.divergence import divergence, explain_round, first_game, same_replay
 from grader.grading.suites.repairs import (GAME_UNITS, REPLAY_UNITS, UNIT_CATEGORIES, explain, repair, repairable,
                                            stubbed)
 from grader.sandbox.channel import StudentProblem, StudentRaised
@@ -140,17 +140,14 @@ def _composed(student: Student, failure: Exception, deck: list[str], max_rounds:
     if not units:
         return failure
     try:
-        own = student.replay([deck], max_rounds, detail=True)
-        own_game = own[0] if type(own) is list and own and type(own[0]) is dict else {}
+        own_game = first_game(student.replay([deck], max_rounds, detail=True))
         if not _play_game_agrees_with_its_units(failure, game, own_game, max_rounds):
             return failure
         if game is not None and not _extensions_agree(game, own_game, fields):
             return failure
         reference_game = expected.replay([deck], max_rounds)[0]
         for unit in units:
-            fixed = student.replay([deck], max_rounds, trusted=unit)
-            if type(fixed) is list and fixed and type(fixed[0]) is dict and not fixed[0].get("raised") \
-                    and fixed[0].get("digest") == reference_game["digest"]:
+            if same_replay(first_game(student.replay([deck], max_rounds, trusted=unit)), reference_game):
                 return explain(failure, *({"category": category, "repaired": unit, "through": "loop"}
                                           for category in UNIT_CATEGORIES[unit]))
     except StudentProblem:

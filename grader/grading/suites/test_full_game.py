@@ -14,7 +14,7 @@ import pytest
 
 from grader.grading import expected, reproduction
 from grader.grading.checks import Mismatch, decode, expect, expect_cards, expect_value, show
-from grader.grading.suites.divergence import explain_round, first_divergent_round
+from grader.grading.suites.divergence import explain_round, first_divergent_round, first_game, same_replay
 from grader.grading.suites.games import check_game
 from grader.grading.suites.repairs import REPLAY_UNITS, repair, with_structures
 from grader.sandbox.channel import StudentProblem
@@ -108,7 +108,7 @@ def test_every_round_of_40_deals_matches_the_reference(student, record):
         """The same 40 deals with one unit repaired: every game must be the reference's."""
         got = student.replay(DECKS, MAX_ROUNDS, trusted=trusted)
         expect(type(got) is list and len(got) == len(DECKS) and all(
-            _same_game(game, reference_game) for game, reference_game in zip(got, want)),
+            same_replay(game, reference_game) for game, reference_game in zip(got, want)),
             "the deals still differ with that unit repaired")
 
     try:
@@ -123,11 +123,11 @@ def _check_every_round(student, telemetry, want):
     except Exception as error:
         telemetry["student_error"] = getattr(error, "sentence", str(error))
         raise
-    first = alone[0] if type(alone) is list and alone and type(alone[0]) is dict else {}
+    first = first_game(alone)
     telemetry["student"] = _sizes(first)
     if first.get("raised"):
         telemetry["student_error"] = _raised(first)
-    if not _same_game(first, want[0]):
+    if not same_replay(first, want[0]):
         # The first deal already parts from the reference: it alone explains the failure (and the others,
         # which may each run to the round limit, need not be played).
         telemetry["first_difference"] = _first_queue_difference(student, DECKS[0])
@@ -135,7 +135,7 @@ def _check_every_round(student, telemetry, want):
     got = student.replay(DECKS, MAX_ROUNDS)  # all in one call: one request instead of 40
     expect(type(got) is list and len(got) == len(DECKS), f"the replay of the {len(DECKS)} deals came back incomplete")
     for index, (game, reference_game) in enumerate(zip(got, want)):
-        if _same_game(game, reference_game):
+        if same_replay(game, reference_game):
             continue
         _explain_divergence(student, index, reference_game)
 
@@ -153,12 +153,6 @@ def _raised(game):
     return f"{raised.get('type', 'an exception')}: {raised.get('message', '')}"
 
 
-def _same_game(game, reference_game):
-    """Whether the student's game matches the reference's, round for round (by their fingerprints)."""
-    return (type(game) is dict and not game.get("raised") and type(game.get("digest")) is str
-            and game["digest"] == reference_game["digest"])
-
-
 def _first_queue_difference(student, deck):
     """The first round after which the queues themselves (not only their sizes) differ, for the chart."""
     try:
@@ -172,7 +166,7 @@ def _explain_divergence(student, index, reference_game):
     deck = DECKS[index]
     mine = student.replay([deck], MAX_ROUNDS, detail=True)
     theirs = expected.replay([deck], MAX_ROUNDS, detail=True)[0]
-    game = mine[0] if type(mine) is list and mine and type(mine[0]) is dict else {}
+    game = first_game(mine)
     snapshots = game.get("snapshots") if type(game.get("snapshots")) is list else []
     failure: Exception | None = None
     number = None
