@@ -19,7 +19,7 @@ from grader.grading.harness import Student
 from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
 from grader.sandbox.isolation import SandboxError, choose_level, processes_of, uid_block
 
-from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, probe_client, run, runtime, tmp_path  # noqa: F401
+from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, probe_client, run, runtime, tmp_path  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,6 +192,63 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
             student.play_round(["5"], ["3"])
         with pytest.raises(StudentMissing):
             student.queue_ops(("size",))
+    finally:
+        client.stop()
+
+
+REPAIRABLE_PROBE = PROBE + '''
+
+class Queue:
+    def __init__(self):
+        self.items = []
+
+    def enqueue(self, card):
+        self.items.append(card)
+
+    def dequeue(self):
+        return self.items.pop(0)
+
+    def is_empty(self):
+        return not self.items
+
+    def size(self):
+        return len(self.items)
+
+
+def card_value(card):
+    return 0
+
+
+def play_round(p1, p2, rules=None):
+    import sys
+    sys.modules[__name__].kept = [value for value in globals().values() if getattr(value, "__module__", "") ==
+                                  "trusted_units"]
+    return card_value(p1.dequeue()) and "P1"
+'''
+"""A probe whose play_round is wrong (its card_value says every card is 0) and keeps whatever of the stand-ins it
+can reach while a repaired call runs."""
+
+LOOK_FOR_STAND_INS = (
+    "import gc, os, sys\n"
+    "try:\n    import trusted_units\n    found = ['imported']\nexcept ImportError:\n    found = []\n"
+    "found += [p for p in sys.path if os.path.exists(os.path.join(p, 'trusted_units.py'))]\n"
+    "found += [o.__name__ for o in gc.get_objects() if isinstance(o, type) and o.__module__ == 'trusted_units']\n"
+    "found += [str(v) for v in getattr(sys.modules[__name__.rpartition('.')[0] or 'probe'], 'kept', [])]\n"
+    "result = found")
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_student_code_finds_no_stand_in_before_or_after_a_repaired_call(tmp_path, runtime, level):
+    """The correct units of a repaired call can never be imported, read or kept: the runtime has no copy, their
+    source comes with the call and runs in a child of the worker that ends with it, so what the student's code
+    took during the call is gone after it (a submission that borrowed them scored 66.82 with nothing written)"""
+    client = probe_client(tmp_path, runtime, level, REPAIRABLE_PROBE)
+    try:
+        assert run(client, LOOK_FOR_STAND_INS) == {"list": []}
+        student = Student(client, client.times)
+        assert student.play_round(["5"], ["3"], trusted="card_value").result == "P1"  # repaired, it plays right
+        assert student.play_round(["5"], ["3"]).result == 0  # its own card_value again
+        assert run(client, LOOK_FOR_STAND_INS) == {"list": []}
     finally:
         client.stop()
 

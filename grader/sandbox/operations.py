@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING or __package__:  # the trusted side's grader.sandbox.operations
     from .plain_values import StudentFault, describe, encode, queue_size
-    from .trusted_units import repaired
+    from .trusted_units import repaired as _stand_ins  # the trusted side times repaired calls in process
 else:  # in the runtime this module is top-level, beside its neighbours
     from plain_values import StudentFault, describe, encode, queue_size
-    from trusted_units import repaired
+    _stand_ins = None  # the runtime holds no stand-ins: each repaired call brings them (worker.py's serve)
 
 try:  # hashlib loads OpenSSL (5 ms at every worker's start) for the one hash the worker needs
     from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
@@ -37,6 +37,19 @@ _json_dumps = json.dumps
 ALWAYS_LOADED = frozenset({"os", "stat", "posixpath", "genericpath", "_collections_abc", "_sitebuiltins", "site",
                            "io", "abc", "codecs", "sys", "builtins"})
 """Modules a normal interpreter (with site) has loaded before any program, although this one (-S) may not."""
+
+
+class _Unrepaired:
+    """The context of a call on the student's own code: nothing swapped."""
+
+    def __enter__(self) -> _Unrepaired:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_UNREPAIRED = _Unrepaired()
 
 
 class Session:
@@ -56,6 +69,17 @@ class Session:
         ]
         self.queue_class: Any = None
         """TrustedQueue while TrustedStructures is active, else None (the student's Queue)."""
+        self.stand_ins: Any = _stand_ins
+        """trusted_units.repaired where this process may hold the correct stand-ins (the trusted side, or a
+        worker's child for one repaired call), else None."""
+
+    def repaired(self, trusted: Any) -> Any:
+        """The context of a call: the student's own code (trusted false), or one unit repaired by the stand-ins."""
+        if not trusted:
+            return _UNREPAIRED
+        if self.stand_ins is None:
+            raise StudentFault("the grader sent no stand-ins with a repaired call")
+        return self.stand_ins(self, trusted)
 
     # -- finding the student's names ------------------------------------------------------------
 
@@ -131,13 +155,13 @@ class Session:
 
     def op_deal(self, deck: list[str], trusted: Any = False) -> dict:
         """Deal with the student's deal; both queues drained (trusted: with correct Queue and Stack classes)."""
-        with repaired(self, trusted):
+        with self.repaired(trusted):
             p1, p2 = self.name("deal")(_list(deck))
             return {"p1": self.drain(p1), "p2": self.drain(p2)}
 
     def op_play_round(self, p1: list[str], p2: list[str], rules: dict | None = None, trusted: Any = False) -> dict:
         """One play_round on fresh student queues; its return value and both queues after."""
-        with repaired(self, trusted):
+        with self.repaired(trusted):
             q1, q2 = self.queue(p1), self.queue(p2)
             result = self.name("play_round")(q1, q2, *self.rules(rules))
             return {"result": encode(result), "p1": self.drain(q1), "p2": self.drain(q2)}
@@ -145,7 +169,7 @@ class Session:
     def op_resolve_war(self, p1: list[str], p2: list[str], c1: str, c2: str, rules: dict | None = None,
                        trusted: Any = False) -> dict:
         """One resolve_war on fresh student queues, watching the student's Stack; queues and piles after."""
-        with repaired(self, trusted):
+        with self.repaired(trusted):
             q1, q2 = self.queue(p1), self.queue(p2)
             with WatchedStacks(self) as watched:
                 result = self.name("resolve_war")(q1, q2, c1, c2, *self.rules(rules))
@@ -153,7 +177,7 @@ class Session:
 
     def op_play_game(self, kwargs: dict, rules: dict | None = None, trusted: Any = False) -> dict:
         """A whole play_game; the fields of the GameResult it returns."""
-        with repaired(self, trusted):
+        with self.repaired(trusted):
             if rules:
                 kwargs = dict(kwargs, rules=self.rules(rules)[0])
             result = self.name("play_game")(**kwargs)
@@ -163,7 +187,7 @@ class Session:
     def op_replay(self, decks: list[list[str]], max_rounds: int, detail: bool = False,
                   trusted: Any = False) -> list[dict]:
         """op_replay_games, with correct Queue and Stack classes in place of the student's when trusted."""
-        with repaired(self, trusted):
+        with self.repaired(trusted):
             return self.replay_games(decks, max_rounds, detail)
 
     def replay_games(self, decks: list[list[str]], max_rounds: int, detail: bool = False) -> list[dict]:

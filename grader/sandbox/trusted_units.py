@@ -1,7 +1,9 @@
 """The trusted units: correct stand-ins for one unit of a submission (its Queue and Stack together, card_value,
 play_round, resolve_war or deal), put in place of the student's for a counterfactual call.
 
-A module of the worker's runtime (stdlib only, beside worker.py in the sandbox; see worker.py's docstring). An
+Not a module of the worker's runtime: its source goes to a worker with each repaired call and runs only in the
+child process that makes that call (worker.py's _repaired_call), so student code can never import, read or keep
+these correct units for its own calls (stdlib only; see worker.py's docstring). An
 excuse is a proven counterfactual (docs/rubric.md): the trusted side asks for a call with `trusted` set, and
 `repaired` gives the context that swaps one unit in for that call and puts the student's back after it. The
 stand-ins are written here from the handout's rules, not imported from the reference: no module of the sandbox
@@ -18,8 +20,8 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING or __package__:  # the trusted side's grader.sandbox.trusted_units
     from .plain_values import StudentFault, queue_size, safe_text
-else:  # in the runtime this module is top-level, beside its neighbours
-    from plain_values import StudentFault, queue_size, safe_text
+# In a worker, this source is run in the child of one repaired call, given those three names (worker.py's
+# _repaired_call): it imports nothing there, so no module of the student's can stand in for plain_values.
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _isinstance, _repr, _getattr = type, len, str, isinstance, repr, getattr

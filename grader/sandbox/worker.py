@@ -10,9 +10,10 @@ trusted side never believes anything this process says beyond "these are the val
 
 This module holds the process itself: its start (main) and its loop (serve). The rest of the worker is in its
 NEIGHBOURS, which make_runtime copies beside it: operations.py (the Session and its op_<name> operations),
-trusted_units.py (the correct stand-ins of a repaired call), line_recorder.py (which statements ran) and
-plain_values.py (values, exceptions and output made plain). In the runtime they are top-level modules, imported
-as such; the trusted side imports them as grader.sandbox's, relatively.
+line_recorder.py (which statements ran) and plain_values.py (values, exceptions and output made plain). In the
+runtime they are top-level modules, imported as such; the trusted side imports them as grader.sandbox's,
+relatively. trusted_units.py (the correct stand-ins of a repaired call) is never in the runtime: its source
+comes with each repaired call, which a child of this process makes and dies with (_repaired_call).
 """
 
 from __future__ import annotations
@@ -34,20 +35,23 @@ if TYPE_CHECKING:
 if TYPE_CHECKING or __package__:  # the trusted side's grader.sandbox.worker
     from .line_recorder import LineRecorder
     from .operations import Session
-    from .plain_values import MAX_TEXT, CappedText, StudentFault, describe
+    from .plain_values import MAX_TEXT, CappedText, StudentFault, describe, queue_size, safe_text
 else:  # in the runtime: top-level modules beside this one
     from line_recorder import LineRecorder
     from operations import Session
-    from plain_values import MAX_TEXT, CappedText, StudentFault, describe
+    from plain_values import MAX_TEXT, CappedText, StudentFault, describe, queue_size, safe_text
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _getattr = type, len, str, getattr
+_BUILTINS = dict(vars(builtins))
+"""The builtins as they were before any student code ran: the stand-ins of a repaired call run on these."""
 _json_dumps, _json_loads = json.dumps, json.loads
 _random = random
 """The standard library's random, kept even when a student module takes its name."""
 
-NEIGHBOURS = ("operations", "trusted_units", "line_recorder", "plain_values")
-"""The worker's own modules, copied beside it into the runtime (make_runtime)."""
+NEIGHBOURS = ("operations", "line_recorder", "plain_values")
+"""The worker's own modules, copied beside it into the runtime (make_runtime). trusted_units.py is not: its correct
+stand-ins reach a worker only with a repaired call (_repaired_call)."""
 
 CALL_SEED = 0
 """The seed of the random generators at the start of every call, so unseeded randomness repeats exactly."""
@@ -88,7 +92,6 @@ def _seed_unseeded() -> None:
 
 def serve(requests, reply) -> None:
     """Answer requests until standard input closes."""
-    global COVERAGE
     session: Session | None = None
     capture = CappedText()
     sys.stdout = sys.stderr = capture
@@ -100,35 +103,82 @@ def serve(requests, reply) -> None:
         except (ValueError, KeyError, TypeError):
             send(reply, {"id": None, "ok": False, "fault": "bad request"})
             continue
-        answer: dict = {"id": ident}
         seed_randomness()
+        if session is not None and op != "hello" and _type(args) is dict and args.get("trusted"):
+            _repaired_call(session, request, capture, reply)
+            continue
+        answer, session = _answer(session, ident, op, args)
+        send(reply, _with_output(answer, session, capture))
+
+
+def _answer(session: Session | None, ident: Any, op: str, args: dict) -> tuple[dict, Session | None]:
+    """The reply to one request (without its output), and the session from then on (hello opens it)."""
+    global COVERAGE
+    answer: dict = {"id": ident}
+    try:
+        if op == "hello":
+            if args.get("coverage") and COVERAGE is None:
+                COVERAGE = LineRecorder(args["root"])
+                COVERAGE.start()
+            session = Session(args["root"], args["package"], STARTUP_MODULES)
+            answer.update(ok=True, value={"python": sys.version.split()[0]})
+        elif session is None:
+            answer.update(ok=False, fault="hello first")
+        else:
+            answer.update(ok=True, value=_getattr(session, "op_" + op)(**args))
+    except StudentFault as fault:
+        answer.update(ok=False, missing=_str(fault))
+    except SystemExit as error:
+        answer.update(ok=False, raised={"type": "SystemExit", "message": f"exit({error.code!r})"[:MAX_TEXT],
+                                        "traceback": describe(error, session.root if session else args.get("root", "/"))["traceback"]})
+    except BaseException as error:  # noqa: BLE001 - the student's exception is the answer
+        root = session.root if session else os.path.realpath(args.get("root", "/"))
+        answer.update(ok=False, raised=describe(error, root))
+    return answer, session
+
+
+def _with_output(answer: dict, session: Session | None, capture: CappedText) -> dict:
+    """The answer with what the call printed, and the statements it ran for the first time."""
+    sys.stdout = sys.stderr = capture
+    output, truncated = capture.take()
+    answer["output"], answer["output_truncated"] = output, truncated
+    if COVERAGE is not None and session is not None:
+        lines = COVERAGE.new_lines()
+        if lines is not None:
+            answer["lines"] = lines
+    return answer
+
+
+def _repaired_call(session: Session, request: dict, capture: CappedText, reply) -> None:
+    """A call with one unit repaired, made in a child of this process that alone ever holds the stand-ins
+    (trusted_units.py, whose source comes with the request: the runtime has no copy for student code to import
+    or read) and ends with the call, so nothing the call did or took outlives it. The process tree's clock and
+    the kill on a deadline cover the child; a child that dies without answering ends this process too, as the
+    same call made here would have."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
         try:
-            if op == "hello":
-                if args.get("coverage") and COVERAGE is None:
-                    COVERAGE = LineRecorder(args["root"])
-                    COVERAGE.start()
-                session = Session(args["root"], args["package"], STARTUP_MODULES)
-                answer.update(ok=True, value={"python": sys.version.split()[0]})
-            elif session is None:
-                answer.update(ok=False, fault="hello first")
-            else:
-                answer.update(ok=True, value=_getattr(session, "op_" + op)(**args))
-        except StudentFault as fault:
-            answer.update(ok=False, missing=_str(fault))
-        except SystemExit as error:
-            answer.update(ok=False, raised={"type": "SystemExit", "message": f"exit({error.code!r})"[:MAX_TEXT],
-                                            "traceback": describe(error, session.root if session else args.get("root", "/"))["traceback"]})
-        except BaseException as error:  # noqa: BLE001 - the student's exception is the answer
-            root = session.root if session else os.path.realpath(args.get("root", "/"))
-            answer.update(ok=False, raised=describe(error, root))
-        sys.stdout = sys.stderr = capture
-        output, truncated = capture.take()
-        answer["output"], answer["output_truncated"] = output, truncated
-        if COVERAGE is not None and session is not None:
-            lines = COVERAGE.new_lines()
-            if lines is not None:
-                answer["lines"] = lines
-        send(reply, answer)
+            os.close(read_end)
+            stand_ins = _type(sys)("trusted_units")
+            stand_ins.__dict__.update(__builtins__=_BUILTINS, StudentFault=StudentFault, queue_size=queue_size,
+                                      safe_text=safe_text)
+            exec(compile(_str(request.get("stand_ins") or ""), "trusted_units.py", "exec"),  # noqa: S102
+                 stand_ins.__dict__)
+            session.stand_ins = stand_ins.repaired
+            answer, _ = _answer(session, request["id"], request["op"], request["args"])
+            with os.fdopen(write_end, "w", encoding="utf-8") as out:
+                send(out, _with_output(answer, session, capture))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "r", encoding="utf-8") as answered:
+        text = answered.read()
+    os.waitpid(pid, 0)
+    if not text:
+        os._exit(70)
+    reply.write(text)
+    reply.flush()
 
 
 def send(reply, message: dict) -> None:
