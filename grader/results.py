@@ -102,6 +102,15 @@ class TestResult:
     diagnosis: str = ""
     """For a failure a rule variant reproduces: the rule the student's code plays, in one sentence."""
 
+    @property
+    def cause(self) -> str:
+        """follows_from without its leading "follows from: ", for sentences that say those words themselves."""
+        return self.follows_from.removeprefix(FOLLOWS_FROM)
+
+
+FOLLOWS_FROM = "follows from: "
+"""How every follows_from sentence begins (scoring writes it; a page that says the words itself drops it)."""
+
 
 @dataclass(frozen=True)
 class CategoryScore:

@@ -249,3 +249,20 @@ def test_text_from_a_submission_cannot_shape_the_gradescope_page():
             (outside if fence is None else inside).append(line)
     assert fence is None and "````" in "\n".join(inside) and "<script>" in "\n".join(inside)
     assert "<script>" not in "\n".join(outside) and "\\<script\\>" in output and "\\*\\*bold\\*\\*" in output
+
+
+def test_an_excused_hidden_test_says_follows_from_once():
+    """follows_from begins with "follows from: ", so a hidden rule's Gradescope entry does not say it twice."""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.results import FOLLOWS_FROM, CategoryScore, GradeResult, TestResult
+
+    cause = "the Joker beats every other card, charged in Joker dominance"
+    test = TestResult(id="test_w.py::test_x", name="a war", category="forced_war", score=1, max_score=1,
+                      outcome="excused", hidden=True, sentence="", rule="three down, one up",
+                      follows_from=FOLLOWS_FROM + cause)
+    result = GradeResult(student="s", outcome="graded", reason="", score=1, max_score=1,
+                         categories=[CategoryScore("forced_war", "Forced war", 1, 1)], tests=[test],
+                         sha256="", grader_version="", sandbox="bwrap", sandbox_warning="", graded_at="",
+                         execution_time=0)
+    output = "\n".join(entry.get("output", "") for entry in gradescope_results(result)["tests"])
+    assert "follows from" in output and "follows from follows from" not in output.replace(":", "")

@@ -794,3 +794,12 @@ def test_passed_tests_are_folded_and_every_other_test_is_shown_open(rendered):
                     points = [item.one(cls="test-points").fraction() for item in items]
                     assert summary.one(cls="fraction").fraction() == pytest.approx(
                         (sum(earned for earned, _ in points), sum(most for _, most in points)), abs=0.01)
+
+
+@pytest.mark.parametrize("view", ["student", "instructor"])
+def test_an_excused_test_says_follows_from_once(rendered, view):
+    """follows_from begins with "follows from: ", so no page (a test's sentence, a hidden rule's line) says it twice."""
+    for folder in EXAMPLES:
+        text = everything_said(page_of(rendered[view], folder))
+        assert "follows from: follows from" not in text, folder
+        assert "follows from:" in text or not any(t.outcome == "excused" for t in EXAMPLES[folder].tests)

@@ -82,7 +82,7 @@ def _test_output(test: TestResult) -> str:
     """A visible test's Markdown: what its row of the HTML student report shows."""
     parts: list[str] = []
     if test.outcome == "excused":
-        parts.append(_text(test.sentence or f"follows from: {test.follows_from}"))
+        parts.append(_text(test.sentence or test.follows_from))
         parts.append("No points lost here: the bug that explains this failure is charged once, where it is named. "
                      "Fix it and this test should pass too.")
     elif test.sentence:
@@ -120,7 +120,7 @@ def _hidden_entry(category: str, rule: str, tests: list[TestResult]) -> dict[str
         name = f"{title}: {len(tests)} hidden test{'s' if len(tests) > 1 else ''}"
         lines = ["Hidden tests: their names and inputs are not shown."]
     lines += [f"Excused: it follows from {_text(because)}, charged once where it is named."
-              for because in dict.fromkeys(test.follows_from for test in tests
+              for because in dict.fromkeys(test.cause for test in tests
                                            if test.outcome == "excused" and test.follows_from)]
     return {"name": name, "score": round(sum(test.score for test in tests), 4),
             "max_score": round(sum(test.max_score for test in tests), 4), "status": "passed" if passed else "failed",

@@ -237,7 +237,7 @@ def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
             outcome = "excused"
         else:
             outcome = "passed"
-        because = [test.follows_from for test in group if test.outcome == "excused" and test.follows_from]
+        because = [test.cause for test in group if test.outcome == "excused" and test.follows_from]
         because = list(dict.fromkeys(because))
         rules.append(HiddenRule(rule=rule, outcome=outcome, tests=len(group), follows_from=tuple(because)))
     return rules
