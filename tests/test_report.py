@@ -742,9 +742,36 @@ def test_the_report_opens_with_where_the_points_went(view):
     result = EXAMPLES["collects_opponent_first"]
     html = report.render_student_report(result, view=view)
     assert html.index('id="losses"') < html.index('id="tests"')
-    lost = round(sum(c.max_score - c.score for c in result.categories if c.id != "student_tests"), 2)
+    for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
+        assert f'id="{anchor}"' in html, anchor
+
+
+def _late(result: GradeResult, percent: float) -> GradeResult:
+    """result handed in late, with percent of its points taken."""
+    from grader.late import Lateness
+
+    after = round(result.score * (1 - percent / 100), 4)
+    late = Lateness(due="2026-12-01T23:59-05:00", extended=False, late=True, hours_late=30.0, grace_days_used=0,
+                    penalty_percent=percent, points_before=result.score, points_after=after, cut_off=False,
+                    sentence=f"submitted 30 h late, \u2212{percent:g}%")
+    return dataclasses.replace(result, score=after, late=late)
+
+
+@pytest.mark.parametrize("view", ["student", "instructor"])
+@pytest.mark.parametrize("folder", ["collects_opponent_first", "jokers_lose_to_kings", "perfect_score", "late",
+                                    "part_e"])
+def test_where_the_points_went_adds_up_to_what_was_lost(folder, view):
+    """The losses listed, Part E's chaffs not caught and a late penalty included, add up to the maximum less the
+    total, and each links to an element of the page."""
+    result = EXAMPLES.get(folder) or EXAMPLES["collects_opponent_first"]
+    if folder == "part_e":
+        result = dataclasses.replace(result, score=result.score - 3, categories=[
+            dataclasses.replace(c, score=c.score - 3) if c.id == "student_tests" else c for c in result.categories])
+    elif folder == "late":
+        result = _late(result, 20)
+    html = report.render_student_report(result, view=view)
     shown = [float(points.replace("\u2212", "")) for points in re.findall(r'class="loss-points">([^<]*)<', html)]
-    assert shown and round(sum(shown), 1) == round(lost, 1)
+    assert round(sum(shown), 1) == round(result.max_score - result.score, 1)
     for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
         assert f'id="{anchor}"' in html, anchor
 
