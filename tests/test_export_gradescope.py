@@ -84,13 +84,14 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def run_autograder(root: Path, submission: str) -> subprocess.CompletedProcess[str]:
-    """Put a corpus submission in ROOT/submission and run ROOT/run_autograder from ROOT, as Gradescope does."""
+def run_autograder(root: Path, submission: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Put a corpus submission in ROOT/submission and run ROOT/run_autograder from ROOT, as Gradescope does (or
+    from cwd)."""
     shutil.rmtree(root / "submission", ignore_errors=True)
     shutil.rmtree(root / "results", ignore_errors=True)
     shutil.copytree(CORPUS / submission, root / "submission")
     (root / "results").mkdir()
-    return subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True, timeout=600,
+    return subprocess.run([str(root / "run_autograder")], cwd=cwd or root, capture_output=True, text=True, timeout=600,
                           env={"PATH": os.environ["PATH"], "AUTOGRADER": str(root)})
 
 
@@ -129,6 +130,15 @@ def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(autog
     assert data["score"] == EXPECTED["collects_opponent_first"]["score"]
     assert any(test["status"] == "failed" for test in data["tests"])
     assert data["extra_data"]["hidden_tests"] and f"{data['score']:g} / 100" in done.stdout
+
+
+def test_run_autograder_grades_from_this_checkouts_root_too(autograder):
+    """Tried outside Gradescope from a checkout's root (docs/gradescope.md), the autograder still loads the grader
+    of its own venv, not the checkout's grader/ beside the working folder."""
+    done = run_autograder(autograder, "perfect", cwd=CORPUS.parent.parent)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    assert data["score"] == EXPECTED["perfect"]["score"]
 
 
 def test_a_failing_visible_test_shows_its_sentence_difference_and_replay_lines_in_output(autograder):
