@@ -233,6 +233,14 @@ def read_policy(table: Mapping[str, Any], *, origin: Path, text: str = "") -> La
                       grace_days=int(grace), extensions=extensions, grace_used=used, places=places)
 
 
+def own_deadline(policy: LatePolicy | None, student: str, moment: datetime) -> datetime:
+    """moment moved by as much as the student's extension moves their due date, as the cut-off is: `grade --at`
+    at the due date picks an extended student's commit at their own due date."""
+    if policy is None or policy.due is None or student not in policy.extensions:
+        return moment
+    return moment + (policy.extensions[student] - policy.due)
+
+
 def check_students(policy: LatePolicy, students: Iterable[str]) -> list[str]:
     """Lines naming the students of the extensions file or the grace ledger who have no submission in the class
     (yet: an extension is often granted before the work comes in); LateError when such an id is close to a

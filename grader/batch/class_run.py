@@ -19,7 +19,7 @@ from .. import __version__
 from ..commits import choose_commits
 from ..config import Config, load_config
 from ..grading.runner import grade_all, open_batch, scratch_folder, with_late_policy, without_late
-from ..late import check_students, require_due
+from ..late import check_students, own_deadline, require_due
 from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
@@ -211,7 +211,8 @@ def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | No
             listener.noticed(line)
     for line in skipped:
         listener.skipped(line)
-    chosen, notes = choose_commits(shard.select(submissions) if shard else submissions, at=at, latest=latest)
+    chosen, notes = choose_commits(shard.select(submissions) if shard else submissions, at=at, latest=latest,
+                                   own_deadline=lambda student, moment: own_deadline(config.late, student, moment))
     for line in notes:
         listener.noticed(line)
     listener.started(len(chosen))
