@@ -149,6 +149,15 @@ def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
                 skipped.append(f"{child}: not a submission (a student is a folder, a .zip or a .py file)")
         if not students:
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
+        nested = [(student.path, count) for student in students
+                  if student.path.is_dir() and (count := _class_size(student.path)) >= 2]
+        if nested:
+            inner, count = nested[0]
+            raise UsageError(
+                f"{inner}: a folder of {count} submissions, not one student's work"
+                + (f" (and {len(nested) - 1} more such folder{'s' * (len(nested) > 2)} in {path})" if len(nested) > 1
+                   else "")
+                + f"; grade each folder of submissions on its own, e.g. war-grader grade {inner}")
         found.extend(_from_canvas(students))
     return Found(_unique(found), skipped)
 
@@ -205,6 +214,23 @@ def _is_one_submission(folder: Path) -> bool:
     if packages + modules == 0:
         return False
     return students == 0 and (packages == 1 or (packages == 0 and modules == 1))
+
+
+def _class_size(folder: Path) -> int:
+    """How many students a folder inside a class folder holds, if it is itself a folder of submissions (an LMS's
+    export one level down: zips, or folders of Python that are not a package and not a repository's tooling),
+    else 0: one student's work never holds two of them beside no package of its own."""
+    if _is_one_submission(folder) or (folder / ".git").exists():
+        return 0
+    try:
+        children = list(folder.iterdir())
+    except OSError:
+        return 0
+    return sum(1 for child in children
+               if not child.name.startswith(".") and child.name not in NOISE_NAMES
+               and child.name.lower() not in TOOLING_NAMES
+               and ((child.is_file() and child.suffix == ".zip")
+                    or (child.is_dir() and _holds_python(child, depth=3))))
 
 
 def _holds_python(folder: Path, *, depth: int) -> bool:
