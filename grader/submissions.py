@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .canvas_names import read_canvas_name
+from .gradescope_export import read_export
 from .git_read import GitError, check_out, commit_digest
 from .public_tests import MAX_BYTES, is_public
 
@@ -158,7 +159,7 @@ def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
                 + (f" (and {len(nested) - 1} more such folder{'s' * (len(nested) > 2)} in {path})" if len(nested) > 1
                    else "")
                 + f"; grade each folder of submissions on its own, e.g. war-grader grade {inner}")
-        found.extend(_from_canvas(students))
+        found.extend(_from_gradescope(path, _from_canvas(students)))
     return Found(_unique(found), skipped)
 
 
@@ -171,6 +172,22 @@ def _from_canvas(students: list[Submission]) -> list[Submission]:
     return [dataclasses.replace(student, student=_clean(name.student), marked_late=name.late,
                                 provenance=name.provenance(student.path.name))
             for student, name in zip(students, names) if name is not None]
+
+
+def _from_gradescope(folder: Path, students: list[Submission]) -> list[Submission]:
+    """The students of a Gradescope export (its submission_metadata.yml beside their folders) named by their
+    submitter's email (or student id, or name), which a roster matches, with the time Gradescope recorded and a
+    sentence naming every submitter; else unchanged (grader.gradescope_export)."""
+    exported = read_export(folder)
+    named = []
+    for student in students:
+        entry = exported.get(student.path.name)
+        if entry is None or not entry.student():
+            named.append(student)
+            continue
+        named.append(dataclasses.replace(student, student=_clean(entry.student()), submitted_at=entry.created_at,
+                                         provenance=entry.provenance()))
+    return named
 
 
 def _is_output_folder(folder: Path) -> bool:
