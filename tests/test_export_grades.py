@@ -16,7 +16,7 @@ import pytest
 from grader.batch.output import LOCK_NAME, write_outputs
 from grader.cli import main
 from grader.export.gradebook import CANVAS_COLUMNS, MOODLE_COLUMNS, export_grades
-from grader.export.roster import RosterError, match, read_roster, submission_key
+from grader.roster import RosterError, match, read_roster, submission_key
 from grader.results import CATEGORY_TITLES, CategoryScore, GradeResult, write_results
 from grader.results import TestResult as HiddenTest
 from grader.submissions import _name, find_submissions

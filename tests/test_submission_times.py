@@ -410,3 +410,25 @@ def test_at_grades_a_student_with_an_extension_at_their_own_due_date(tmp_path):
     assert "moved by your extension" in dave.provenance and "2026-12-03T23:59:00-05:00" in dave.provenance
     assert dave.late is not None and not dave.late.late and dave.late.extended
     assert erin.outcome == "ungradable" and erin.reason.startswith("no package found")
+
+
+def test_at_applies_an_extension_keyed_by_the_rosters_id_to_a_clone(tmp_path):
+    """Issue 28 items 1 and 2 together, as the README's walk writes them: extensions.csv names the student by the
+    roster's id, the class is clones named war-<login>; with [late] roster the extension reaches war-dpark, whose
+    work of 12-02 is graded on time at --at the class's due date"""
+    klass, out = tmp_path / "class", tmp_path / "out"
+    folder = klass / "war-dpark"
+    folder.mkdir(parents=True)
+    git(folder, "init", "-q", "-b", "main")
+    (folder / "README.md").write_text("War\n")
+    commit(folder, "Template", "2026-11-20T09:00:00-05:00")
+    shutil.copytree(PERFECT, folder / "starter")
+    commit(folder, "Finish the game", AFTER)
+    (tmp_path / "extensions.csv").write_text("id,until\n1004,2026-12-03T23:59-05:00\n")
+    (tmp_path / "roster.csv").write_text("id,name,email,github,section\n1004,Dana Park,dpark@uni.edu,dpark,L01\n")
+    settings = tmp_path / "grading.toml"
+    settings.write_text(FAST.read_text() + f'\n[late]\ndue = "{DEADLINE}"\npenalty_per_day = 10\n'
+                        'extensions = "extensions.csv"\nroster = "roster.csv"\n')
+    [dana] = grade_run(paths=[klass], out=out, jobs=1, config_path=settings, at=parse_deadline(DEADLINE)).results
+    assert dana.outcome == "graded" and dana.score == CORRECT and dana.submitted_at == AFTER
+    assert dana.late is not None and dana.late.extended and not dana.late.late
