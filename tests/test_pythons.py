@@ -1,4 +1,4 @@
-"""Every Python a course meets: the sandbox starts the grader's own interpreter at every level, and on Python 3.12
+"""Every Python a course meets: bubblewrap and unshare start the grader's own interpreter, and on Python 3.12
 and 3.13 (pyenv's builds, beside the suite's own 3.11) `war-grader check` passes and a small class of the corpus
 gets exactly the grades corpus.json pins, the grades test_corpus.py holds the suite's own interpreter to."""
 
@@ -12,14 +12,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
 from grader.results import read_results
 
 from isolated_venv import everything_but_war_grader, make_venv
-from sandbox_probe import NAMESPACED_PARAMS, available
+from sandbox_probe import NAMESPACED_PARAMS
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"
@@ -56,7 +56,7 @@ def _runs_as(python: str, version: str) -> bool:
 PYTHONS = {version: find_python(version) for version in OTHER_VERSIONS}
 
 
-def _version_param(version: str) -> object:
+def _version_param(version: str) -> Any:
     """A version, skipped where this machine has no such Python (never in CI, which must have them)."""
     absent = PYTHONS[version] is None and not os.environ.get("CI")
     return pytest.param(version, marks=pytest.mark.skipif(
@@ -127,8 +127,8 @@ def test_the_worker_runs_the_graders_own_python(python_of, tmp_path, level, vers
 @pytest.mark.parametrize("version", VERSION_PARAMS)
 def test_check_passes(python_of, tmp_path, version):
     """`war-grader check` on this Python: the reference scores full marks and the starter 0"""
-    done = subprocess.run([str(python_of(version)), "-m", "grader", "check", "--json"], capture_output=True, text=True,
-                          timeout=300, check=False, cwd=tmp_path)
+    done = subprocess.run([str(python_of(version)), "-m", "grader", "check", "--json"], capture_output=True,
+                          text=True, timeout=300, check=False, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert json.loads(done.stdout) == {"reference": 100.0, "starter": 0.0, "max_score": 100.0, "ok": True}
 
@@ -137,9 +137,10 @@ def test_check_passes(python_of, tmp_path, version):
 def test_a_small_class_gets_the_pinned_grades(python_of, tmp_path, version):
     """A few corpus submissions graded on this Python (the corpus test's limits) get corpus.json's score, outcome
     and Part E score, the ones test_corpus.py requires of the suite's own Python"""
-    out = tmp_path / "out"
-    done = subprocess.run([str(python_of(version)), "-m", "grader", "grade", *(str(CORPUS / name) for name in SMALL_CLASS),
-                           "--out", str(out), "--jobs", "2", "--config", str(ROOT / "tests" / "data" / "grading-test.toml")],
+    out, config = tmp_path / "out", ROOT / "tests" / "data" / "grading-test.toml"
+    students = [str(CORPUS / name) for name in SMALL_CLASS]
+    done = subprocess.run([str(python_of(version)), "-m", "grader", "grade", *students,
+                           "--out", str(out), "--jobs", "2", "--config", str(config)],
                           capture_output=True, text=True, timeout=600, check=False, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     graded, pinned = {}, {}
