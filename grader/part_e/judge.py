@@ -5,8 +5,17 @@ first or a second. A test is valid when it passed on every run of every correct 
 A buggy version (a chaff) is caught when a valid test fails on both of its runs by an ordinary failure: an
 assertion, or an exception raised while the test ran. A crash, a timeout, a fixture error or a skip on a
 chaff catches nothing: those can be produced without looking at what the implementation does, so they never
-earn points. Points come per Part E scenario, a fixed share per chaff caught, so the score depends only on
-which chaffs were caught.
+earn points.
+
+Why the whole suite must be valid, and why each miss costs more than its share (issue 26): a test may assert a
+function of behaviour its author cannot predict (one bit of a hash of what a batch of calls returns). Such a
+test passes on the correct implementations with some probability p and fails on each buggy version with about
+1 - p. Were invalid tests simply dropped, a few dozen of them would catch every chaff for nothing. So one test
+that fails on a correct implementation (other than the starter's unfinished skeletons, which earn nothing)
+makes the suite invalid and Part E scores 0, naming that test; and a valid suite's credit is each scenario's
+share for the chaffs it caught times MISS_FACTOR's h / (h + chaffs missed), so that a suite of lucky guesses,
+valid with probability r and missing each chaff with probability r, expects at most 1 of the 20 points for any
+r (bench/part_e_luck.py computes it from these constants; docs/part-e.md shows the figures).
 
 Why twice, and why a flip zeroes the suite: anything that varies between runs (the clock, above all, which
 cannot be hidden) lets a test partition the runs, failing in some and passing in others without looking at
@@ -55,6 +64,22 @@ ENDED = frozenset({"passed", "failed", "error", "skipped"})
 EXPLAINED_BY_AT_MOST = 2
 """An invalid test that passes on at most this many chaffs is explained as expecting their bugs."""
 
+MISS_FACTOR = 1.75
+"""h in a valid suite's factor h / (h + missed), missed counting the chaffs of every scenario it did not catch:
+each scenario earns its share for the chaffs it caught times that factor, so a suite that misses one chaff keeps
+64% of its share, two 47%, four 30%. The value is the largest round one for which guessing cannot expect more
+than 1 of the 20 points (bench/part_e_luck.py)."""
+
+
+def credit(caught: dict[str, int], totals: dict[str, int], points: float) -> dict[str, float]:
+    """Each scenario's points for a valid suite that caught caught[s] of its totals[s] chaffs: its share of the
+    points for the chaffs caught, times MISS_FACTOR / (MISS_FACTOR + every chaff missed)."""
+    missed = sum(totals.values()) - sum(caught.values())
+    factor = MISS_FACTOR / (MISS_FACTOR + missed)
+    share = points / len(totals)
+    return {scenario: share * caught[scenario] / total * factor if total else 0.0
+            for scenario, total in totals.items()}
+
 
 def scenario_of(category: str) -> str:
     """The scenario a chaff category counts in."""
@@ -88,13 +113,24 @@ class Run:
 
 
 def given_examples(test_sources: dict[str, str], example_source: str) -> set[str]:
-    """Ids of the student's test functions whose body is the starter's worked example (it earns nothing)."""
+    """Ids of the student's test functions whose body is one of the starter's tests: a worked example or an
+    unfinished skeleton (pytest.skip). Neither earns anything; a skeleton never makes the suite invalid either."""
     examples = {ast.dump(ast.Module(node.body, [])) for node in _functions(example_source)
-                if node.name.startswith("test_") and _is_worked_example(node)}
+                if node.name.startswith("test_")}
     found = set()
     for path, text in test_sources.items():
         for node in _functions(text):
             if node.name.startswith("test_") and ast.dump(ast.Module(node.body, [])) in examples:
+                found.add(f"{path}::{node.name}")
+    return found
+
+
+def _skeletons(given: set[str], test_sources: dict[str, str]) -> set[str]:
+    """The given tests whose body is a skeleton of the starter's, left unfinished (it calls pytest.skip)."""
+    found = set()
+    for path, text in test_sources.items():
+        for node in _functions(text):
+            if f"{path}::{node.name}" in given and not _is_worked_example(node):
                 found.add(f"{path}::{node.name}")
     return found
 
@@ -124,12 +160,19 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
         if run.role == "chaff":
             chaff_runs.setdefault(run.key, []).append(run)
     ids = list(dict.fromkeys(own.collected))  # never a name collected on a wheat: it could carry the wheat's source
+    skeletons = _skeletons(given, test_sources)
     tests = []
     valid_ids = []
+    invalid = ""
     for test in ids:
         reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout,
                                  (deadlines or {}).get(test, test_timeout))
-        if test in given:
+        if reason and test not in skeletons and not invalid:
+            invalid = _first_invalid(test, ids, reason)
+        if test in skeletons:  # its outcome on the wheats is never told: a body of the starter's counts for nothing
+            reason = ("This is one of the starter's unfinished skeletons: it earns nothing and does not count "
+                      "against your suite.")
+        elif test in given:
             reason = ("This is the starter's worked example: it passes on every correct implementation, but it earns "
                       "nothing (the points are for your own tests)." if not reason else
                       "This is the starter's worked example, which earns nothing. " + reason)
@@ -140,23 +183,34 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     verdicts = []
     for variant in CHAFFS:
         twice = chaff_runs.get(variant.name, [])
-        caught_by = [] if untrusted or len(twice) < CHAFF_RUNS else [
+        caught_by = [] if untrusted or invalid or len(twice) < CHAFF_RUNS else [
             test for test in valid_ids if all((run.outcomes.get(test) or {}).get("outcome") == "failed" for run in twice)]
         verdicts.append(ChaffVerdict(scenario_of(variant.category), variant.misconception, bool(caught_by),
                                      caught_by))
-    share = points / len(SCENARIOS)
-    scenarios = []
-    for scenario, (title, _) in SCENARIOS.items():
-        mine = [verdict for verdict in verdicts if verdict.scenario == scenario]
-        caught = sum(verdict.caught for verdict in mine)
-        scenarios.append(ScenarioScore(scenario, title, caught, len(mine),
-                                       round(share * caught / len(mine), 4) if mine else 0.0, round(share, 4)))
+    totals = {scenario: sum(verdict.scenario == scenario for verdict in verdicts) for scenario in SCENARIOS}
+    caught = {scenario: sum(verdict.caught for verdict in verdicts if verdict.scenario == scenario)
+              for scenario in SCENARIOS}
+    earned = credit(caught, totals, points)
+    scenarios = [ScenarioScore(scenario, title, caught[scenario], totals[scenario], round(earned[scenario], 4),
+                               round(points / len(SCENARIOS), 4)) for scenario, (title, _) in SCENARIOS.items()]
     judged = [StudentTest(test, not reason and test not in given, reason,
                           str((own.outcomes.get(test) or {}).get("outcome", "missing")),
                           sum(test in verdict.caught_by for verdict in verdicts))
               for test, reason in tests]
     return StudentTestsResult("graded", "", judged, verdicts, scenarios,
-                              _own_coverage(own.coverage, package_sources), untrusted)
+                              _own_coverage(own.coverage, package_sources), untrusted, invalid)
+
+
+def _first_invalid(test: str, ids: list[str], reason: str) -> str:
+    """The sentence a student is shown for an invalid suite: the first invalid test in file order and why, and
+    that later ones may be invalid too (never which: each test's validity would be a bit of the correct
+    implementations' behaviour, see docs/part-e.md)."""
+    name = test.partition("::")[2] or test
+    shown = name if [other.partition("::")[2] or other for other in ids].count(name) == 1 else test
+    later = ids[ids.index(test) + 1:]
+    more = (" Tests after it may be invalid too: you are told of the first only." if later else "")
+    return (f"{shown} does not pass on every correct implementation, so none of your tests count (they count only "
+            f"when every one of them does). {reason}{more}")
 
 
 CHAFF_RUNS = 2
@@ -276,6 +330,8 @@ def scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> st
         return part_e.note or "No tests of yours were found, so none could catch a bug."
     if part_e.untrusted:
         return part_e.untrusted
+    if part_e.invalid:
+        return part_e.invalid
     missed = [verdict.misconception for verdict in part_e.chaffs
               if verdict.scenario == scenario.id and not verdict.caught]
     if not missed:
