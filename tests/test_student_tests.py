@@ -15,7 +15,8 @@ import pytest
 from grader.chaffs import CHAFFS, write_reference
 from grader.batch import grade
 from grader.config import load_config
-from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, scenario_sentence
+from grader.part_e.judge import (KNOWN_EXCEPTIONS, MISS_FACTOR, SCENARIOS, Run, credit, given_examples, judge, scenario_of,
+                                 scenario_sentence)
 from grader.results import StudentTestsResult
 from grader.part_e import runner
 from grader.part_e.runner import checked_outcome, grade_student_tests, make_runtime
@@ -53,12 +54,84 @@ def test_every_chaff_category_belongs_to_one_of_the_four_scenarios():
 
 
 def test_a_valid_test_that_fails_on_a_chaff_catches_it_and_earns_its_share():
-    """One Joker chaff caught out of five in its scenario: 5 points * 1/5."""
+    """One Joker chaff caught out of five in its scenario, 23 of 24 missed: 5 points * 1/5 * 1.75 / (1.75 + 23)."""
     result = judged({"joker_below_king": {"t::a": FAIL}}, ["t::a"])
     jokers = next(s for s in result.scenarios if s.id == "jokers")
-    assert (jokers.caught, jokers.total, jokers.score, jokers.max_score) == (1, 5, 1.0, 5.0)
-    assert sum(s.score for s in result.scenarios) == 1.0
+    expected = round(5.0 / 5 * MISS_FACTOR / (MISS_FACTOR + 23), 4)
+    assert (jokers.caught, jokers.total, jokers.score, jokers.max_score) == (1, 5, expected, 5.0)
+    assert sum(s.score for s in result.scenarios) == expected and result.invalid == ""
     assert [v.misconception for v in result.chaffs if v.caught] == ["a Joker that loses to a King"]
+
+
+def test_a_suite_that_catches_every_chaff_earns_every_point_and_each_miss_costs_more_than_its_share():
+    """All 24 caught: 20. One missed: its scenario's share of it, and every scenario times 1.75 / 2.75."""
+    tests = ["t::a"]
+    every = judged({variant.name: {"t::a": FAIL} for variant in CHAFFS}, tests)
+    assert [s.score for s in every.scenarios] == [5.0] * 4 and every.invalid == ""
+    missed = CHAFFS[0]
+    one_less = judged({variant.name: {"t::a": FAIL} for variant in CHAFFS if variant is not missed}, tests)
+    factor = MISS_FACTOR / (MISS_FACTOR + 1)
+    total = sum(s.score for s in one_less.scenarios)
+    assert total == pytest.approx(20 * factor - 5 / sum(1 for v in CHAFFS if v.category in
+                                                         SCENARIOS[scenario_of(missed.category)][1]) * factor, abs=1e-3)
+    assert total < 20 - 5 / 9  # less than a linear share of the missed chaff, whatever its scenario
+
+
+def test_the_credit_is_each_scenarios_linear_share_times_the_suite_wide_factor():
+    totals = {"jokers": 5, "forced_war": 7, "exhaustion": 3, "full_game": 9}
+    assert credit(totals, totals, 20.0) == {scenario: 5.0 for scenario in totals}
+    assert credit({**totals, "exhaustion": 0}, totals, 20.0) == pytest.approx(
+        {"jokers": 5 * 1.75 / 4.75, "forced_war": 5 * 1.75 / 4.75, "exhaustion": 0.0, "full_game": 5 * 1.75 / 4.75})
+    assert sum(credit({s: 0 for s in totals}, totals, 20.0).values()) == 0
+
+
+def test_one_invalid_test_makes_the_whole_suite_count_for_nothing_and_names_the_first():
+    """An honest Joker test that catches, then two tests failing on the reference: Part E scores 0, every chaff is
+    missed, and the sentence names the first invalid test (file order), its line and reason, and that more may be."""
+    tests = ["tests/test_war.py::test_joker", "tests/test_war.py::test_wrong", "tests/test_war.py::test_also_wrong"]
+    sources = {"tests/test_war.py": "def test_joker():\n    pass\n\ndef test_wrong():\n    assert 1 == 2\n"}
+    fail = {**FAIL, "line": 5}
+    outcomes = {"reference": {tests[0]: PASS, tests[1]: fail, tests[2]: fail},
+                "wheat": {tests[0]: PASS, tests[1]: fail, tests[2]: fail},
+                **{v.name: {tests[0]: FAIL, tests[1]: fail, tests[2]: fail} for v in CHAFFS}}
+    result = judged(outcomes, tests, sources=sources)
+    assert sum(s.score for s in result.scenarios) == 0 and not any(v.caught for v in result.chaffs)
+    assert all(test.catches == 0 for test in result.tests)
+    assert [test.valid for test in result.tests] == [True, False, False]  # the instructor's data keeps every test's
+    assert result.invalid.startswith("test_wrong does not pass on every correct implementation, so none of your tests "
+                                     "count")
+    assert "the assertion at line 5 of tests/test_war.py (`assert 1 == 2`)" in result.invalid
+    assert result.invalid.endswith("Tests after it may be invalid too: you are told of the first only.")
+    assert "test_also_wrong" not in result.invalid
+    assert all(scenario_sentence(scenario, result) == result.invalid for scenario in result.scenarios)
+    assert StudentTestsResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+
+
+def test_the_last_test_invalid_says_no_more_may_follow():
+    result = judged({key: {"t::a": PASS, "t::b": FAIL} for key in ("reference", "wheat")}, ["t::a", "t::b"])
+    assert result.invalid.startswith("b does not pass") and "Tests after it" not in result.invalid
+
+
+def test_the_starters_unfinished_skeletons_earn_nothing_and_never_make_the_suite_invalid():
+    """The untouched skeleton's four skipped scenarios beside a test of one's own: the suite still counts, and a
+    skeleton's reason says nothing of its outcome on the correct implementations."""
+    skeleton = (ROOT / "starter" / "test_war.py").read_text()
+    sources = {"starter/test_war.py": skeleton + "\n\ndef test_mine():\n    pass\n"}
+    given = given_examples(sources, skeleton)
+    stubs = [f"starter/test_war.py::test_scenario_{n}" for n in
+             ("1_joker_dominance", "2_forced_war", "3_exhaustion_during_war", "4_full_game")]
+    assert set(stubs) < given and "starter/test_war.py::test_mine" not in given
+    tests = ["starter/test_war.py::test_worked_example_a_round_without_a_war", *stubs, "starter/test_war.py::test_mine"]
+    skipped = {stub: {"outcome": "skipped"} for stub in stubs}
+    outcomes = {key: {**{test: PASS for test in tests}, **skipped} for key in ("reference", "wheat")}
+    outcomes["joker_below_king"] = {**{test: PASS for test in tests}, **skipped,
+                                    "starter/test_war.py::test_mine": FAIL}
+    result = judged(outcomes, tests, given=given, sources=sources)
+    assert result.invalid == "" and sum(s.score for s in result.scenarios) > 0
+    reasons = {test.id: test.reason for test in result.tests}
+    assert all(reasons[stub] == "This is one of the starter's unfinished skeletons: it earns nothing and does not "
+                                "count against your suite." for stub in stubs)
+    assert "passes on every correct implementation" in reasons[tests[0]]
 
 
 @pytest.mark.parametrize("outcome", ["crash", "timeout", "error", "skipped", "missing"])
@@ -555,7 +628,8 @@ def judge_runs(runs: list[Run]):
 def test_a_test_failing_on_both_runs_of_a_chaff_catches_it():
     result = judge_runs(chaff_runs_apart({"t::a": FAIL}, {"t::a": FAIL}, ["t::a"]))
     assert [v.misconception for v in result.chaffs if v.caught] == ["a Joker that loses to a King"]
-    assert sum(s.score for s in result.scenarios) == 1.0 and result.untrusted == ""
+    assert sum(s.score for s in result.scenarios) == round(MISS_FACTOR / (MISS_FACTOR + 23), 4)
+    assert result.untrusted == ""
 
 
 @pytest.mark.parametrize("other", ["timeout", "crash", "error", "skipped", "missing"])

@@ -71,6 +71,12 @@ each scenario earns its share for the chaffs it caught times that factor, so a s
 than 1 of the 20 points (bench/part_e_luck.py)."""
 
 
+CREDIT_RULE = ("Your tests count only if every one of them passes on every run of every correct implementation; "
+               "then each scenario earns its share for the buggy versions caught, times "
+               f"{MISS_FACTOR:g} / ({MISS_FACTOR:g} + the buggy versions missed in all four scenarios).")
+"""How a suite earns Part E's points, in the words the student's report and Gradescope show."""
+
+
 def credit(caught: dict[str, int], totals: dict[str, int], points: float) -> dict[str, float]:
     """Each scenario's points for a valid suite that caught caught[s] of its totals[s] chaffs: its share of the
     points for the chaffs caught, times MISS_FACTOR / (MISS_FACTOR + every chaff missed)."""
