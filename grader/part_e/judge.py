@@ -157,8 +157,9 @@ def _is_worked_example(node: ast.FunctionDef) -> bool:
 
 def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dict[str, str], given: set[str],
           points: float, test_timeout: float, deadlines: dict[str, float] | None = None) -> StudentTestsResult:
-    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the first wheat;
-    deadlines: its limit on the other implementations, from its time on the first)."""
+    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the first wheat, quoted in a
+    hang's reason; deadlines: its limits on the other implementations, accepted from the runner but never quoted,
+    since a test's time on the first wheat can carry bits of the correct implementations' behaviour)."""
     own = next((run for run in runs if run.role == "own"), Run("own", "own"))
     wheats = [run for run in runs if run.role == "wheat"]
     chaff_runs: dict[str, list[Run]] = {}
@@ -171,8 +172,7 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     valid_ids = []
     invalid = ""
     for test in ids:
-        reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout,
-                                 (deadlines or {}).get(test, test_timeout))
+        reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout)
         if reason and test not in skeletons and not invalid:
             invalid = _first_invalid(test, ids, reason)
         if test in skeletons:  # its outcome on the wheats is never told: a body of the starter's counts for nothing
@@ -248,7 +248,7 @@ def _untrusted(ids: list[str], runs: list[Run]) -> str:
 
 
 def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], sources: dict[str, str],
-                    test_timeout: float, deadline: float) -> str:
+                    test_timeout: float) -> str:
     """Why a test is invalid, in one sentence the student can act on; "" if it passed on every wheat."""
     outcomes = [(run.outcomes.get(test) or {}) for run in wheats]
     kinds = [str(outcome.get("outcome", "missing")) for outcome in outcomes]
@@ -257,8 +257,10 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], 
     if not wheats:
         return "It was not run on a correct implementation."
     if "timeout" in kinds:
-        limit = test_timeout if kinds[0] == "timeout" else deadline
-        return f"It did not finish within {limit:g} s on a correct implementation (a loop that never ends?)."
+        if kinds[0] == "timeout":  # the first run's limit is a setting; a later one's, a test's time: never told
+            return f"It did not finish within {test_timeout:g} s on a correct implementation (a loop that never ends?)."
+        return ("It did not finish within its time limit on a correct implementation, a multiple of its time on the "
+                "first one (a loop that never ends, or a test much slower on some runs?).")
     if "crash" in kinds:
         return ("It ended the test process on a correct implementation (os._exit, sys.exit outside a test, a "
                 "crash or running out of memory), or wrote on the grader's channel a report the grader could not "
@@ -289,10 +291,17 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], 
     if 0 < len(expects) <= EXPLAINED_BY_AT_MOST:
         return ("It fails on the correct implementations but passes on a buggy one where "
                 + " and on one where ".join(expects) + ": your test expects that bug, which the rules do not allow.")
-    return "It fails on the correct implementations: " + _where(outcomes[kinds.index("failed")], sources)
+    return "It fails on the correct implementations: " + _where(test, outcomes[kinds.index("failed")], sources)
 
 
-def _where(outcome: dict[str, Any], sources: dict[str, str]) -> str:
+NAMED_WITHIN = 40
+"""A failing line is named only when it is in the test's own function and that function is at most this many
+lines long: the line is the one free number an invalid test's reason carries, so it must not tell more than
+log2(40) bits of the correct implementations' behaviour (a test may branch on it to any of thousands of lines,
+or of helpers: docs/part-e.md)."""
+
+
+def _where(test: str, outcome: dict[str, Any], sources: dict[str, str]) -> str:
     """Where the student's test failed, from the student's own file only ("" parts when unknown)."""
     exception = str(outcome.get("exception") or "an exception")
     file, line = outcome.get("file"), outcome.get("line")
@@ -300,9 +309,36 @@ def _where(outcome: dict[str, Any], sources: dict[str, str]) -> str:
     lines = sources[relative].splitlines() if relative is not None else []
     if type(line) is not int or not 1 <= line <= len(lines):  # the runner's schema already drops any other line
         return f"it raised {exception}."
+    span = _span(test, sources) if test.partition("::")[0] == relative else None
+    if span is None or not span[0] <= line <= span[1]:
+        return f"it raised {exception} in a function it called (only a line of the test's own function is named)."
+    if span[1] - span[0] + 1 > NAMED_WITHIN:
+        return (f"it raised {exception} (its line is named only in a test of at most {NAMED_WITHIN} lines: split "
+                "this one).")
     text = lines[line - 1].strip()[:160]
     what = "the assertion" if exception == "AssertionError" else f"{exception} raised"
     return f"{what} at line {line} of {relative}" + (f" (`{text}`)." if text else ".")
+
+
+def _span(test: str, sources: dict[str, str]) -> tuple[int, int] | None:
+    """The first and last lines of the function of a test id (path::name[params] or path::Class::name[params]),
+    from its file's source; None when it cannot be found."""
+    path, _, rest = test.partition("::")
+    names = rest.partition("[")[0].split("::")
+    try:
+        body: list[ast.stmt] = ast.parse(sources.get(path, "")).body
+    except (SyntaxError, ValueError):
+        return None
+    for index, name in enumerate(names):
+        last = index == len(names) - 1
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if last else (ast.ClassDef,)
+        node = next((node for node in body if isinstance(node, kinds) and node.name == name), None)
+        if node is None:
+            return None
+        if last:
+            return node.lineno, node.end_lineno or node.lineno
+        body = node.body
+    return None
 
 
 def _own_coverage(coverage: dict[str, list[int]], package_sources: dict[str, str]) -> list[OwnCoverage]:
