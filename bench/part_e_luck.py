@@ -111,9 +111,9 @@ def main() -> None:
           f"(step {args.step:g}): {bound:.4f}  [{'within' if bound <= BOUND else 'ABOVE'} the bound of {BOUND:g}]")
 
     print("\nThe issue's strategies (expected points of 20):")
-    print(f"  one random-bit test (r = 1/2):                    {luck_curve(a, 0.5):.4f}")
+    print(f"  {'one random-bit test (r = 1/2):':44s} {luck_curve(a, 0.5):.4f}")
     for tests in (2, 3, 4, 5, 6, 8, 10, 20, 40):
-        print(f"  {tests:2d} random-bit tests (r = 2^-{tests}):                 {luck_curve(a, 2.0 ** -tests):.4f}")
+        print(f"  {f'{tests} random-bit tests (r = 2^-{tests}):':44s} {luck_curve(a, 2.0 ** -tests):.4f}")
     best_bits = max(range(1, 61), key=lambda t: luck_curve(a, 2.0 ** -t))
     print(f"  best number of random-bit tests: {best_bits} ({luck_curve(a, 2.0 ** -best_bits):.4f})")
     files = expectation(1 / 16, {s: 0.5 for s in SCENARIOS})
@@ -134,17 +134,17 @@ def main() -> None:
 
     print("\nHonest valid suites (points of 20):")
     shapes = [("every chaff (tests_thorough)", {s: m for s, m in counts.items()}),
-              *[(f"every chaff but {missed}", None) for missed in (1, 2, 3, 4, 6)],
+              *[(f"every chaff but {missed} of the full game", None) for missed in (1, 2, 3, 4, 6)],
               ("two Joker chaffs only (tests_weak)", {**{s: 0 for s in SCENARIOS}, "jokers": 2}),
               ("the Joker scenario whole", {**{s: 0 for s in SCENARIOS}, "jokers": counts["jokers"]}),
               ("every scenario but exhaustion", {**counts, "exhaustion": 0}),
               ("every scenario but the full game", {**counts, "full_game": 0})]
     for name, caught in shapes:
         if caught is None:
-            missed = int(name.rsplit(" ", 1)[1])
+            missed = int(name.split()[3])
             caught = dict(counts)
             caught["full_game"] -= missed
-        print(f"  {name:36s} {sum(credit(caught, counts, total).values()):7.4f}")
+        print(f"  {name:40s} {sum(credit(caught, counts, total).values()):7.4f}")
 
 
 if __name__ == "__main__":
