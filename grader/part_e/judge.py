@@ -67,8 +67,8 @@ EXPLAINED_BY_AT_MOST = 2
 MISS_FACTOR = 1.75
 """h in a valid suite's factor h / (h + missed), missed counting the chaffs of every scenario it did not catch:
 each scenario earns its share for the chaffs it caught times that factor, so a suite that misses one chaff keeps
-64% of its share, two 47%, four 30%. The value is the largest round one for which guessing cannot expect more
-than 1 of the 20 points (bench/part_e_luck.py)."""
+64% of its share, two 47%, four 30%. Guessing expects at most 1 of the 20 points for h up to about 1.80
+(bench/part_e_luck.py proves 0.983 for 1.75, the largest multiple of 1/4 below it)."""
 
 
 CREDIT_RULE = ("Your tests count only if every one of them passes on every run of every correct implementation; "
