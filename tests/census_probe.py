@@ -44,8 +44,8 @@ SKIPPED = ("/proc", "/sys")
 """Never walked for files: the kernel's views (cgroups are their own channel)."""
 OWN_CHANNEL_FOLDERS = ("/dev/shm", "/dev/mqueue")
 """Folders with a channel of their own (POSIX shared memory and message queues), left out of "files"."""
-MARK_NICE = 13
 MARK_MSGQUEUE = 777216
+"""The soft RLIMIT_MSGQUEUE a run gives the processes it can reach (the default is 819200)."""
 WALK_LIMIT = 60000
 """Most folders one walk visits (a file system far larger than an image's is cut, and said so)."""
 
@@ -264,15 +264,16 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
     found["file_lock"] += _locked(config)
     found["environment"] += [f"{key}={value[:40]}" for key, value in os.environ.items()
                              if PREFIX in key.lower().replace("_", "-") or PREFIX + token in value]
+    # What every run inherits from the grader, as the grader has it (baseline): another value was set by a run.
     soft = resource.getrlimit(resource.RLIMIT_MSGQUEUE)[0]
-    if soft == MARK_MSGQUEUE and config["baseline"]["msgqueue"] != MARK_MSGQUEUE:
-        found["rlimits"].append(f"RLIMIT_MSGQUEUE {soft}, the census's mark")
+    if soft != config["baseline"]["msgqueue"]:
+        found["rlimits"].append(f"RLIMIT_MSGQUEUE {soft}, not the grader's {config['baseline']['msgqueue']}")
     nice = os.getpriority(os.PRIO_PROCESS, 0)
-    if nice == MARK_NICE and config["baseline"]["nice"] != MARK_NICE:
-        found["priority"].append(f"nice {nice}, the census's mark")
+    if nice != config["baseline"]["nice"]:
+        found["priority"].append(f"nice {nice}, not the grader's {config['baseline']['nice']}")
     affinity = sorted(os.sched_getaffinity(0))
-    if len(config["baseline"]["affinity"]) > 1 and affinity == config["baseline"]["affinity"][-1:]:
-        found["affinity"].append(f"affinity {affinity}, the census's mark")
+    if affinity != config["baseline"]["affinity"]:
+        found["affinity"].append(f"CPUs {affinity}, not the grader's {config['baseline']['affinity']}")
     cgroup_walk = walk(token, ("/sys/fs/cgroup",), ())
     found["cgroup"] += cgroup_walk[1]
     return found
@@ -434,6 +435,7 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
     except OSError:
         libc = None
     cpus = sorted(os.sched_getaffinity(0))
+    nice = min(int(config["baseline"]["nice"]) + 3, 19)  # an unprivileged process may only raise a nice value
     for pid in others:
         who = _describe(pid)
         try:
@@ -457,8 +459,8 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
         except (OSError, ValueError):
             pass
         try:
-            if os.getpriority(os.PRIO_PROCESS, pid) <= MARK_NICE:
-                os.setpriority(os.PRIO_PROCESS, pid, MARK_NICE)
+            if os.getpriority(os.PRIO_PROCESS, pid) < nice:
+                os.setpriority(os.PRIO_PROCESS, pid, nice)
                 reached["priority"].append(who)
         except OSError:
             pass
@@ -480,9 +482,9 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
             if result >= 0 or ctypes.get_errno() == errno.EFAULT:
                 reached["process_vm_readv"].append(who)
     try:  # every process of this uid at once, the run's own included (none of them is the census's)
-        if os.getpriority(os.PRIO_USER, os.getuid()) <= MARK_NICE and any(
+        if os.getpriority(os.PRIO_USER, os.getuid()) < nice and any(
                 os.stat(f"/proc/{pid}").st_uid == os.getuid() for pid in others if os.path.exists(f"/proc/{pid}")):
-            os.setpriority(os.PRIO_USER, os.getuid(), MARK_NICE)
+            os.setpriority(os.PRIO_USER, os.getuid(), nice)
             reached["priority"].append(f"every process of uid {os.getuid()}")
     except OSError:
         pass
