@@ -6,12 +6,14 @@ runs before it left (a helper module and a script, not a test module; tests/test
 tests/census_probe.py is the probe (run as student code); this module puts it in submissions and reads what it
 reports. The order, at one level, with one uid slot (so a later student gets the uid an earlier one had):
   1. student A's hidden-suites worker: looks, then marks ("worker-a");
-  2. that worker restarted (a later run of the same student's worker): looks, then marks ("worker-a2");
-  3. student A's Part E: every run of its tests looks, then marks ("tests-a"): the student's own package, the
+  2. while it still runs, student C's worker in another job slot (another uid) looks for its marks, then marks
+     ("worker-c"): a student graded at the same time;
+  3. A's worker restarted (a later run of the same student's worker): looks, then marks ("worker-a2");
+  4. student A's Part E: every run of its tests looks, then marks ("tests-a"): the student's own package, the
      reference, the reference again and the second wheat (the chaffs' runs are left out here: they are more of
      the same runs, and each census run walks the whole file system);
-  4. student B's worker in the same slot: looks for every mark of A, then marks ("worker-b");
-  5. student B's Part E: its first run looks for every mark of A (it also marks, "tests-b").
+  5. student B's worker in the same slot: looks for every mark of A, then marks ("worker-b");
+  6. student B's Part E: its first run looks for every mark of A (it also marks, "tests-b").
 What a worker run found comes back as the value of the call (the probe is ours: its answer is read as data, never
 run); what a Part E run found comes back only as its tests' outcomes (one test per channel) through Part E's own
 checked report: a census test that fails on the student's own package means that first run found a mark or
@@ -48,7 +50,7 @@ SLOT = 7
 """The job slot of both students (their workers share its uid, their Part E sandboxes the slot's Part E uid); the
 one sandbox_probe.probe_client gives its workers."""
 
-ORIGINS = ("worker-a", "worker-a2", "tests-a", "worker-b", "tests-b", "gradescope-a", "gradescope-b")
+ORIGINS = ("worker-a", "worker-c", "worker-a2", "tests-a", "worker-b", "tests-b", "gradescope-a", "gradescope-b")
 """Every origin a census marks as (the Gradescope level's students are graded whole: their worker and Part E
 mark as one origin each, "-worker" and "-tests" appended)."""
 
@@ -197,21 +199,24 @@ def run_census(level: str, token: str) -> dict[str, list[str]]:
                              {"sandbox.level": level, "limits.call_timeout": CALL_SECONDS,
                               "limits.game_timeout": CALL_SECONDS, "limits.deadline_floor": CALL_SECONDS,
                               "limits.submission_timeout": 20 * CALL_SECONDS})
-        everyone = ["worker-a", "worker-a2", "tests-a", "worker-b", "tests-b"]
+        everyone = ["worker-a", "worker-c", "worker-a2", "tests-a", "worker-b", "tests-b"]
+        earlier = ["worker-a", "worker-c", "worker-a2", "tests-a"]
 
-        def worker(student: str, origin: str, origins: list[str], who: str, *, restart: bool = False) -> None:
+        def worker(student: str, origin: str, origins: list[str], who: str, *, restart: bool = False,
+                   slot: int = SLOT, stop: bool = True) -> None:
             folder = work / f"worker-{student}"
             folder.mkdir(exist_ok=True)
             if not restart:
                 client = probe_client(folder, runtime, level, WORKER_PACKAGE,
                                       files={"census_probe.py": PROBE.read_text()}, call_timeout=CALL_SECONDS,
-                                      budget=10 * CALL_SECONDS, start=False)
+                                      budget=10 * CALL_SECONDS, start=False, slot=slot)
                 clients[student] = client
             client = clients[student]
             answer = client.call("call", timeout=CALL_SECONDS, function="shuffle",
                                  kwargs={"deck": [json.dumps(probe_config(token, origin, origins))], "seed": None})
             found.append(worker_findings(answer, who))
-            client.stop()
+            if stop:
+                client.stop()
 
         def part_e(student: str, origin: str, origins: list[str], who: str) -> None:
             from grader.submissions import Submission, prepare  # noqa: PLC0415
@@ -229,11 +234,15 @@ def run_census(level: str, token: str) -> dict[str, list[str]]:
             found.append(part_e_findings(result, who))
 
         clients: dict[str, Any] = {}
-        worker("a", "worker-a", everyone, "student A's first worker run (before anything of the census)")
+        worker("a", "worker-a", everyone, "student A's first worker run (before anything of the census)",
+               stop=False)
+        worker("c", "worker-c", ["worker-a"], "student C's worker (another job slot, while A's worker runs)",
+               slot=SLOT + 1)
+        clients["a"].stop()
         worker("a", "worker-a2", everyone, "a later run of student A's worker", restart=True)
         part_e("a", "tests-a", everyone, "student A's Part E")
-        worker("b", "worker-b", ["worker-a", "worker-a2", "tests-a"], "student B's worker (the same uid, later)")
-        part_e("b", "tests-b", ["worker-a", "worker-a2", "tests-a"], "student B's Part E (the same uid, later)")
+        worker("b", "worker-b", earlier, "student B's worker (the same uid, later)")
+        part_e("b", "tests-b", earlier, "student B's Part E (the same uid, later)")
     finally:
         for client in locals().get("clients", {}).values():
             client.stop()

@@ -17,6 +17,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -189,16 +190,15 @@ def test_no_later_run_or_student_finds_a_mark_and_no_run_reaches_another_process
     assert findings == [], f"{channel} at {level}: " + " | ".join(findings)
 
 
-def test_the_census_finds_what_an_unsandboxed_run_leaves(tmp_path):
+def test_the_census_finds_what_an_unsandboxed_run_leaves():
     """The probe is not blind: run twice as an unprivileged uid with no sandbox at all, the second run finds the
     first's marks through the channels a plain process has (files, IPC, keys, a process left running, sockets)"""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("needs root and setpriv to run the probe as a uid of its own")
     token = secrets.token_hex(4)
-    folder = tmp_path / "probe"
-    folder.mkdir()
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-census-"))  # a uid of its own can reach it (tmp_path is private)
     shutil.copy(PROBE, folder / "census_probe.py")
-    for path in (tmp_path, folder, folder / "census_probe.py"):
+    for path in (folder, folder / "census_probe.py"):
         path.chmod(0o755)
     python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
     reports = []
@@ -211,6 +211,7 @@ def test_the_census_finds_what_an_unsandboxed_run_leaves(tmp_path):
             reports.append(json.loads(done.stdout))
     finally:
         remove_marks(token, ("first", "second"))
+        shutil.rmtree(folder, ignore_errors=True)
     found = {channel for channel, items in reports[1]["found"].items() if items}
     assert {"files", "posix_shared_memory", "sysv_message_queue", "sysv_semaphore", "sysv_shared_memory", "keyring",
             "posix_message_queue", "processes", "abstract_unix_socket", "unix_socket_file", "listening_socket", "time_wait",
