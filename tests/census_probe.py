@@ -10,7 +10,7 @@ refuses ctypes once an implementation is loaded) stops nothing the kernel would 
 CONFIG_JSON: {"token": the census's own mark (a census run never finds another's), "origin": who marks (a short
 word), "origins": every origin whose marks to look for, "run_root": the pid of the process whose run this is (it
 and its descendants are the run's own; any other process is another's), "baseline": {"nice", "affinity",
-"msgqueue"} as the grader's process has them, "daemon_seconds": how long the process left behind lives}.
+"msgqueue", "oom_score_adj", "io_priority"} as the grader's process has them, "daemon_seconds": how long the process left behind lives}.
 
 Output: {"found": {channel: [what]}, "reached": {channel: [what]}, "marked": {channel: [what]}}: "found" are the
 marks of earlier runs (any origin in origins) this run could see; "reached" what this run could do to a process
@@ -34,7 +34,8 @@ import zlib
 CHANNELS = (
     "files", "posix_shared_memory", "posix_message_queue", "sysv_message_queue", "sysv_semaphore",
     "sysv_shared_memory", "keyring", "processes", "abstract_unix_socket", "unix_socket_file", "listening_socket",
-    "time_wait", "file_lock", "environment", "rlimits", "priority", "affinity", "cgroup", "signals", "ptrace",
+    "time_wait", "file_lock", "environment", "rlimits", "priority", "affinity", "oom_score_adj", "io_priority", "cgroup",
+    "signals", "ptrace",
     "process_vm_readv", "proc_environ", "proc_cwd", "proc_fd", "proc_mem",
 )
 """Every channel, each a named check of the census (docs/sandbox.md lists what each means)."""
@@ -53,7 +54,24 @@ IPC_CREAT, IPC_RMID = 0o1000, 0
 KEY_SPEC_SESSION_KEYRING, KEY_SPEC_USER_KEYRING = -3, -4
 KEYCTL_SETPERM, KEYCTL_SEARCH = 5, 10
 PTRACE_SEIZE = 0x4206
-SYSCALLS = {"x86_64": {"add_key": 248, "keyctl": 250}, "aarch64": {"add_key": 217, "keyctl": 219}}
+SYSCALLS = {"x86_64": {"add_key": 248, "keyctl": 250, "ioprio_set": 251, "ioprio_get": 252},
+            "aarch64": {"add_key": 217, "keyctl": 219, "ioprio_set": 30, "ioprio_get": 31}}
+IOPRIO_WHO_PROCESS, IOPRIO_MARK = 1, (2 << 13) | 7
+"""ioprio_set's "one process", and the I/O priority a run gives the processes it can reach (best effort, lowest)."""
+
+
+def oom_score_adj(pid: int | str = "self") -> int:
+    """A process's oom_score_adj (0 if unreadable)."""
+    try:
+        return int(_read(f"/proc/{pid}/oom_score_adj").strip() or 0)
+    except ValueError:
+        return 0
+
+
+def io_priority(pid: int = 0) -> int:
+    """A process's I/O priority as ioprio_get gives it (-1 where it cannot be read)."""
+    value, _ = _syscall("ioprio_get", ctypes.c_long(IOPRIO_WHO_PROCESS), ctypes.c_long(pid))
+    return value
 
 
 def name(token: str, origin: str) -> str:
@@ -274,6 +292,11 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
     affinity = sorted(os.sched_getaffinity(0))
     if affinity != config["baseline"]["affinity"]:
         found["affinity"].append(f"CPUs {affinity}, not the grader's {config['baseline']['affinity']}")
+    if oom_score_adj() != config["baseline"]["oom_score_adj"]:
+        found["oom_score_adj"].append(f"oom_score_adj {oom_score_adj()}, not the grader's "
+                                      f"{config['baseline']['oom_score_adj']}")
+    if io_priority() != config["baseline"]["io_priority"]:
+        found["io_priority"].append(f"I/O priority {io_priority()}, not the grader's {config['baseline']['io_priority']}")
     cgroup_walk = walk(token, ("/sys/fs/cgroup",), ())
     found["cgroup"] += cgroup_walk[1]
     return found
@@ -329,7 +352,7 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
     # First what this run can do to processes not its own, before it starts any process of its own (under an
     # empty /proc, nothing would tell the process it leaves behind from another's).
     _reach(config, reached)
-    for channel in ("rlimits", "priority", "affinity"):
+    for channel in ("rlimits", "priority", "affinity", "oom_score_adj", "io_priority"):
         marked[channel] += reached[channel]
     for folder in writable:
         path = os.path.join(folder, mine)
@@ -470,6 +493,15 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
                 reached["affinity"].append(who)
             except OSError:
                 pass
+        try:
+            with open(f"/proc/{pid}/oom_score_adj", "w") as handle:  # raising it needs no privilege
+                handle.write(str(min(oom_score_adj(pid) + 100, 1000)))
+            reached["oom_score_adj"].append(who)
+        except OSError:
+            pass
+        if _syscall("ioprio_set", ctypes.c_long(IOPRIO_WHO_PROCESS), ctypes.c_long(pid),
+                    ctypes.c_long(IOPRIO_MARK))[0] == 0:
+            reached["io_priority"].append(who)
         if libc is not None:
             libc.ptrace.restype = ctypes.c_long
             if libc.ptrace(ctypes.c_long(PTRACE_SEIZE), ctypes.c_long(pid), None, None) == 0:

@@ -115,11 +115,15 @@ def test_census_{channel}():
 
 
 def baseline() -> dict[str, Any]:
-    """What every run inherits from the grader (this process): its nice value, CPUs and message queue limit."""
+    """What every run inherits from the grader (this process): its nice value, CPUs, message queue limit,
+    oom_score_adj and I/O priority."""
     import resource  # noqa: PLC0415
 
+    from census_probe import io_priority, oom_score_adj  # noqa: PLC0415
+
     return {"nice": os.getpriority(os.PRIO_PROCESS, 0), "affinity": sorted(os.sched_getaffinity(0)),
-            "msgqueue": resource.getrlimit(resource.RLIMIT_MSGQUEUE)[0]}
+            "msgqueue": resource.getrlimit(resource.RLIMIT_MSGQUEUE)[0], "oom_score_adj": oom_score_adj(),
+            "io_priority": io_priority()}
 
 
 def probe_config(token: str, origin: str, origins: list[str]) -> dict[str, Any]:
