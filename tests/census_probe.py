@@ -10,7 +10,8 @@ refuses ctypes once an implementation is loaded) stops nothing the kernel would 
 CONFIG_JSON: {"token": the census's own mark (a census run never finds another's), "origin": who marks (a short
 word), "origins": every origin whose marks to look for, "run_root": the pid of the process whose run this is (it
 and its descendants are the run's own; any other process is another's), "baseline": {"nice", "affinity",
-"msgqueue", "oom_score_adj", "io_priority"} as the grader's process has them, "daemon_seconds": how long the process left behind lives}.
+"msgqueue", "oom_score_adj", "io_priority"} as the grader's process has them, "daemon_seconds": how long the
+process left behind lives}.
 
 Output: {"found": {channel: [what]}, "reached": {channel: [what]}, "marked": {channel: [what]}}: "found" are the
 marks of earlier runs (any origin in origins) this run could see; "reached" what this run could do to a process
@@ -25,7 +26,6 @@ import json
 import os
 import resource
 import socket
-import stat
 import subprocess
 import sys
 import time
@@ -34,8 +34,8 @@ import zlib
 CHANNELS = (
     "files", "posix_shared_memory", "posix_message_queue", "sysv_message_queue", "sysv_semaphore",
     "sysv_shared_memory", "keyring", "processes", "abstract_unix_socket", "unix_socket_file", "listening_socket",
-    "time_wait", "file_lock", "environment", "rlimits", "priority", "affinity", "oom_score_adj", "io_priority", "cgroup",
-    "signals", "ptrace",
+    "time_wait", "file_lock", "environment", "rlimits", "priority", "affinity", "oom_score_adj", "io_priority",
+    "cgroup", "signals", "ptrace",
     "process_vm_readv", "proc_environ", "proc_cwd", "proc_fd", "proc_mem",
 )
 """Every channel, each a named check of the census (docs/sandbox.md lists what each means)."""
@@ -271,11 +271,11 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
             if len(fields) < 4:
                 continue
             for address in (fields[1], fields[2]):
-                number_ = int(address.rpartition(":")[2], 16)
-                if number_ in ports:
-                    channel, origin = ports[number_]
+                port_number = int(address.rpartition(":")[2], 16)
+                if port_number in ports:
+                    channel, origin = ports[port_number]
                     if channel == "listening_socket" or fields[3] == "06":
-                        found[channel].append(f"/proc/net/{table} port {number_} state {fields[3]} ({origin})")
+                        found[channel].append(f"/proc/net/{table} port {port_number} state {fields[3]} ({origin})")
     for origin in origins:
         if _connects(socket.AF_INET, ("127.0.0.1", port(token, origin, "tcp"))):
             found["listening_socket"].append(f"127.0.0.1:{port(token, origin, 'tcp')} accepted ({origin})")
@@ -296,7 +296,8 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
         found["oom_score_adj"].append(f"oom_score_adj {oom_score_adj()}, not the grader's "
                                       f"{config['baseline']['oom_score_adj']}")
     if io_priority() != config["baseline"]["io_priority"]:
-        found["io_priority"].append(f"I/O priority {io_priority()}, not the grader's {config['baseline']['io_priority']}")
+        found["io_priority"].append(f"I/O priority {io_priority()}, not the grader's "
+                                    f"{config['baseline']['io_priority']}")
     cgroup_walk = walk(token, ("/sys/fs/cgroup",), ())
     found["cgroup"] += cgroup_walk[1]
     return found

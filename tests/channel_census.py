@@ -110,7 +110,8 @@ CENSUS_TEST = '''
 
 def test_census_{channel}():
     report = _census()
-    assert report["found"]["{channel}"] == [] and report["reached"]["{channel}"] == []
+    assert report["found"]["{channel}"] == []
+    assert report["reached"]["{channel}"] == []
 '''
 
 
