@@ -47,7 +47,7 @@ OWN_CHANNEL_FOLDERS = ("/dev/shm", "/dev/mqueue")
 """Folders with a channel of their own (POSIX shared memory and message queues), left out of "files"."""
 MARK_MSGQUEUE = 777216
 """The soft RLIMIT_MSGQUEUE a run gives the processes it can reach (the default is 819200)."""
-WALK_LIMIT = 60000
+WALK_LIMIT = 200000
 """Most folders one walk visits (a file system far larger than an image's is cut, and said so)."""
 
 IPC_CREAT, IPC_RMID = 0o1000, 0
@@ -169,13 +169,39 @@ def _census_process(pid: int, token: str) -> bool:
 
 # -- files, cgroups -----------------------------------------------------------------------------------------------
 
+def _mounts() -> tuple[set[str], set[str]]:
+    """(read-only mount points, writable mount points) this process sees."""
+    read_only, writable = set(), set()
+    for line in _read("/proc/self/mountinfo").splitlines():
+        fields = line.split()
+        if len(fields) < 6:
+            continue
+        point = fields[4].encode().decode("unicode_escape")  # \040 and the like, octal escapes
+        (read_only if "ro" in fields[5].split(",") else writable).add(point)
+    return read_only, writable
+
+
 def walk(token: str, roots: tuple[str, ...] = ("/",), skipped: tuple[str, ...] = SKIPPED + OWN_CHANNEL_FOLDERS
          ) -> tuple[list[str], list[str], bool]:
-    """(the folders this uid can write, the census marks seen, whether the walk was cut) over roots."""
+    """(the folders this uid can write, the census marks seen, whether the walk was cut) over roots.
+
+    Nothing can be written on a read-only mount, so none is walked (a sandbox's /usr: thousands of folders), but
+    every writable mount below one is (a sandbox's /tmp under its read-only /)."""
     writable, seen, visited = [], [], 0
-    stack = list(roots)
+    read_only, writable_mounts = _mounts()
+    pruned = read_only - writable_mounts
+    stack = [root for root in roots if root not in pruned]
+    stack += [point for point in writable_mounts
+              if any(point.startswith(root.rstrip("/") + "/") for root in roots)
+              and any(point.startswith(top.rstrip("/") + "/") for top in pruned)
+              and not any(point == part or point.startswith(part + "/") for part in skipped)]
+    skipped = (*skipped, *pruned)
+    walked: set[str] = set()
     while stack:
         folder = stack.pop()
+        if folder in walked:  # a writable mount below another is a root of its own too
+            continue
+        walked.add(folder)
         visited += 1
         if visited > WALK_LIMIT:
             return writable, seen, True
