@@ -4,7 +4,7 @@ own, through any channel the census lists (tests/census_probe.py's CHANNELS; doc
 
 Each level's census runs once (a module-scoped fixture) and each channel is a test of its own, failing with one
 sentence per finding: who found what, or reached which process. Measured on a two-core machine shared with other
-test runs: bwrap, unshare and uid together 161 s, the Gradescope level 375 s (two whole gradings). The levels:
+test runs: the whole module in 476 s, most of it the Gradescope level's two whole gradings. The levels:
 bwrap and unshare (tests/channel_census.py, run by this machine's Python), uid (the same script under
 tests/container_profile.py, Docker's default profile, as on Gradescope) and the Gradescope autograder
 (run_autograder under that profile, two students one after the other, read back from results.json).
