@@ -217,7 +217,8 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
     (about 10 ms each); an interpreter that cannot use that .pyc compiles the source, as any import does.
     """
     inside_runtime = INSIDE_RUNTIME if spec.level in NAMESPACED else spec.runtime
-    start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; worker.main()"] \
+    start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; "
+                   f"worker.main({spec.inside_root!r}, {spec.inside_scratch!r})"] \
         if script is None else [os.path.join(inside_runtime, script)]
     run = [spec.python, "-I", "-S", "-B", *start]
     if spec.uid is not None:
@@ -492,10 +493,10 @@ def _others_can_run(path: str) -> bool:
 
 
 def make_runtime(folder: Path) -> Path:
-    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py and their .pyc, shared by a batch's
-    workers."""
+    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py, landlock.py and their .pyc, shared by
+    a batch's workers."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("worker", *NEIGHBOURS, "seccomp_bpf"):
+    for name in ("worker", *NEIGHBOURS, "seccomp_bpf", "landlock"):
         shutil.copy(Path(__file__).with_name(f"{name}.py"), folder / f"{name}.py")
     finish_runtime(folder, scripts=())
     return folder
