@@ -157,6 +157,18 @@ def enforce(rules: int, *, write: Iterable[str] = ()) -> None:
         os.close(rules)
 
 
+def restrict(*, read: Iterable[str], write: Iterable[str], left_out: tuple[str, ...] = (),
+             version: int | None = None) -> int:
+    """ruleset() enforced now: the ABI applied (version, if given, for an older ABI's rights), 0 where the kernel
+    has no Landlock (nothing done); OSError where it refuses."""
+    version = abi() if version is None else version
+    rules = ruleset(read=read, write=write, left_out=left_out, version=version)
+    if rules is None:
+        return 0
+    enforce(rules)
+    return version
+
+
 def _allow(rules: int, path: str, rights: int, left_out: tuple[str, ...], folder: int | None = None) -> None:
     """Allow rights beneath path (relative to the open folder, if given): a file's rule keeps only the rights a file
     can have; a folder holding one of left_out gets a rule for each of its other entries instead. A path that
@@ -193,9 +205,9 @@ def _error(call: str) -> OSError:
 
 def interpreter_paths() -> list[str]:
     """What this interpreter reads after its start, found from itself: the folders on sys.path (standard library,
-    its zip, lib-dynload), the files it has mapped (shared libraries, locale data) and the folders of libc and the
+    its zip, lib-dynload; never a site-packages), the files it has mapped (shared libraries, locale data) and the folders of libc and the
     dynamic loader (where the libraries of an extension module imported later are found)."""
-    paths = [entry for entry in sys.path if entry]
+    paths = [entry for entry in sys.path if entry and os.path.basename(entry) not in LEFT_OUT]
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
             for line in handle:
