@@ -2,13 +2,14 @@
 
 A process restricts itself (no privilege needed, with no_new_privs) and everything it starts after inherits the
 restriction, which can never be lifted. The hidden suites' worker (worker.py) and each run of Part E's tests
-(in_sandbox.py) call confine() before any student code runs, at every sandbox level where the kernel offers
+(in_sandbox.py, whose zygote makes student_ruleset() once and each run's child enforce()s it after its own
+mounts) restrict themselves before any student code runs, at every sandbox level where the kernel offers
 Landlock: under bubblewrap and unshare it is a second wall; at the uid level (containers without namespaces)
 it is the wall that keeps a student's files from the next student. Both import this module from their runtime
 folder, so it uses only the standard library (ctypes for the three system calls, 444 to 446 on x86_64 and
 aarch64 alike). It runs before the seccomp filters are installed, so they need not allow its calls.
 
-What a confined process may do (STUDENT_POLICY below, docs/sandbox.md):
+What a confined process may do (student_ruleset and confine below; docs/sandbox.md):
 - read (files and folders): its package's private copy, its runtime, the interpreter's standard library (the
   folders on sys.path at start, a site-packages inside them left out), the files the interpreter has mapped
   (its shared libraries, the locale), the folders of libc and the dynamic loader (where an extension module's
@@ -40,7 +41,7 @@ CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
 MACHINES = ("x86_64", "aarch64")
 
 CREATE_RULESET_VERSION = 1
-RULE_PATH_BENEATH, RULE_NET_PORT = 1, 2
+RULE_PATH_BENEATH = 1
 PR_SET_NO_NEW_PRIVS = 38
 
 EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
