@@ -20,7 +20,7 @@ from grader.batch import grade
 from grader.results import read_results
 from grader.sandbox import landlock
 from grader.sandbox.channel import StudentRaised
-from grader.sandbox.isolation import NAMESPACED
+from grader.sandbox.isolation import NAMESPACED, level_warning
 from sandbox_probe import LEVEL_PARAMS, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -255,4 +255,27 @@ def test_in_a_container_the_shared_folders_carry_nothing_between_students():
         assert not PLANTED.exists()
     finally:
         shutil.rmtree(PLANTED, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.skipif(not available("uid"), reason="the uid level needs root and setpriv")
+def test_where_landlock_is_missing_the_uid_levels_warning_says_so():
+    """Under the container profile with Landlock's calls refused (ENOSYS, Docker's profile before 2022): the
+    workers and Part E's runs go on without it, tests_weak scores its pin at the uid level, and its results'
+    warning says this kernel has no Landlock and names the folders left shared"""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-container-"))
+    try:
+        folder.chmod(0o755)
+        shutil.copytree(CORPUS / "tests_weak", folder / "class" / "tests_weak")
+        done = subprocess.run([*PROFILE, "--no-landlock", "--keep", str(ROOT), "--keep", str(folder),
+                               str(ROOT / ".venv" / "bin" / "war-grader"), "grade", str(folder / "class"), "--out",
+                               str(folder / "out"), "--config", str(CONFIG)],
+                              capture_output=True, text=True, timeout=900, cwd=ROOT)
+        assert done.returncode == 0, done.stderr[-2000:]
+        data = json.loads((folder / "out" / "tests_weak" / "results.json").read_text(encoding="utf-8"))
+        assert data["score"] == EXPECTED["tests_weak"]["score"]
+        assert data["extra_data"]["sandbox"] == "uid"
+        assert data["extra_data"]["sandbox_warning"] == level_warning("uid", 0)
+        assert "this kernel has no Landlock" in data["extra_data"]["sandbox_warning"]
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
