@@ -16,8 +16,9 @@ import pytest
 from grader.config import load_config
 from grader.grading.checks import Opaque, decode
 from grader.grading.harness import Student
+from grader.sandbox import landlock
 from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
-from grader.sandbox.isolation import SandboxError, choose_level, processes_of, uid_block
+from grader.sandbox.isolation import SandboxError, choose_level, level_warning, processes_of, uid_block
 
 from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, probe_client, run, runtime, tmp_path  # noqa: F401
 
@@ -74,12 +75,18 @@ def test_the_private_tmp_is_writable_and_is_the_working_folder(tmp_path, runtime
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can run workers as other uids")
 @pytest.mark.parametrize("level", [param for param in LEVEL_PARAMS if param.values[0] == "plain"])
 def test_at_plain_what_the_worker_left_in_tmp_is_deleted(tmp_path, runtime, level):
-    """At plain nothing hides the host's /tmp: the files the worker's uid wrote there go when it stops"""
+    """At plain nothing hides the host's /tmp: Landlock refuses a file there, and without Landlock the files the
+    worker's uid wrote there go when it stops"""
     client = probe_client(tmp_path, runtime, level)
     planted = Path(f"/tmp/war-grader-planted-{os.getpid()}")
     try:
-        run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
-        assert planted.exists()
+        if landlock.abi():
+            with pytest.raises(StudentRaised, match="PermissionError"):
+                run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
+            assert not planted.exists()
+        else:
+            run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
+            assert planted.exists()
     finally:
         client.stop()
     assert not planted.exists()
@@ -106,7 +113,9 @@ def test_plain_is_refused_unless_the_instructor_opts_in(tmp_path):
                                capture_output=True, text=True, timeout=300, check=False)
     assert completed.returncode == 0, completed.stderr
     result = json.loads((tmp_path / "out" / "perfect" / "results.json").read_text())["extra_data"]
-    assert result["sandbox"] == "plain" and "hidden suites" in result["sandbox_warning"]
+    assert result["sandbox"] == "plain" and result["sandbox_warning"] == level_warning("plain", landlock.abi())
+    assert ("Landlock kept the submission from the hidden suites" if landlock.abi() else
+            "could read the hidden suites") in result["sandbox_warning"]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can run workers as other uids")
@@ -180,7 +189,7 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
     try:
         assert run(client, "import __main__\nresult = sorted(vars(__main__))") == {"list": ["__name__"]} or \
             run(client, "import __main__\nresult = hasattr(__main__, 'Session')") is False
-        own = ("worker", "operations", "trusted_units", "line_recorder", "plain_values", "seccomp_bpf")
+        own = ("worker", "operations", "trusted_units", "line_recorder", "plain_values", "seccomp_bpf", "landlock")
         assert run(client, f"import sys\nresult = sorted(set(sys.modules) & set({own!r}))") == {"list": []}
         patch = ("import gc\nfor o in gc.get_objects():\n"
                  "    if isinstance(o, type) and o.__name__ == 'Session' and hasattr(o, 'op_play_round'):\n"

@@ -27,7 +27,10 @@ a helper that gives it user, PID, mount and IPC namespaces of its own where the 
 unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
 run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
-seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
+seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Before it, at every
+level where the kernel offers Landlock, the child restricts itself (grader/sandbox/landlock.py, from a ruleset
+the zygote made once) to reading the copy, this folder and the interpreter and writing only its scratch, with no
+TCP, and signals and abstract sockets kept within the run. Where the
 namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
 stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
 descriptors are the same in every run.
@@ -86,6 +89,7 @@ import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
 import seccomp_bpf  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/seccomp_bpf.py, copied
+import landlock  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/landlock.py, copied
 
 try:
     import coverage  # noqa: E402
@@ -114,6 +118,11 @@ MAX_RESTARTS = 30
 
 CHANNEL = 1
 """The file descriptor to the trusted side; main() moves it off standard output, which points to /dev/null."""
+
+RULES: int | None = None
+"""The Landlock ruleset every child restricts itself to (what it may read: the copy, this folder, the interpreter),
+made once by the zygote, which runs no student code and stays unrestricted (a restricted process may not mount,
+and each child mounts its own /tmp); None where the kernel has no Landlock."""
 
 
 def _send(fd: int, message: dict[str, Any]) -> None:
@@ -434,6 +443,12 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
             _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
+        if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
+            try:  # the scratch is added here: at bwrap and unshare it is the run's own /tmp, mounted just now
+                landlock.enforce(RULES, write=[command["scratch"]] if command.get("scratch") else [])
+            except OSError as error:
+                _send(fd, {"fault": f"Landlock could not be applied ({error})"})
+                return
         if not seccomp_bpf.deny_keyring() and seccomp_bpf.supported():
             _send(fd, {"fault": "the keyring filter could not be installed"})
             return
@@ -892,7 +907,7 @@ def main() -> None:
         pass
     snapshot: dict[str, bytes] | None = None
     prepared: _Prepared | None = None
-    global CHANNEL
+    global CHANNEL, RULES
     CHANNEL = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)  # what pytest writes while it is set up goes nowhere, never to the trusted side
@@ -906,6 +921,11 @@ def main() -> None:
         if snapshot is None or prepared is None:
             snapshot = _snapshot(command["root"])
             prepared = _Prepared(command)
+            try:
+                RULES = landlock.student_ruleset(package=command["root"], runtime=HERE)
+            except OSError as error:
+                _send(CHANNEL, {"fault": f"the runs' Landlock rules could not be made ({error})"})
+                return
         try:  # no local keeps a run's results: the next run's child could read them in this frame
             _send(CHANNEL, {"done": run(command, snapshot, prepared)})
         except Fault as fault:

@@ -32,6 +32,8 @@ class RunCommand:
     """Kill every process of the sandbox's uid after a run."""
     private_tmp: bool
     """The sandbox's /tmp is its own (bwrap): the reset empties it."""
+    scratch: str
+    """The one folder a run may write in (its TMPDIR and HOME, as the sandbox sees it): Landlock allows no other."""
     test_timeout: float
     """Seconds a test may take when it has no deadline of its own."""
     import_timeout: float
@@ -53,7 +55,8 @@ class RunCommand:
         message: dict[str, Any] = {"op": "run", "root": self.root, "package": self.package,
                                    "files": list(self.files), "scratch_bytes": self.scratch_bytes,
                                    "namespaced": self.namespaced, "sweep": self.sweep,
-                                   "private_tmp": self.private_tmp, "test_timeout": self.test_timeout,
+                                   "private_tmp": self.private_tmp, "scratch": self.scratch,
+                                   "test_timeout": self.test_timeout,
                                    "import_timeout": self.import_timeout}
         if self.coverage:
             message["coverage"] = True

@@ -127,7 +127,7 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
-        for name in ("process_clock.py", "seccomp_bpf.py"):
+        for name in ("process_clock.py", "seccomp_bpf.py", "landlock.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
@@ -227,7 +227,7 @@ class StudentTests:
             ceiling = RunCommand(root=spec.inside_root, package=package, files=tuple(tests),
                                  scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
                                  sweep=spec.level != "plain" or spec.uid is not None,
-                                 private_tmp=spec.level == "bwrap",
+                                 private_tmp=spec.level == "bwrap", scratch=spec.inside_scratch,
                                  test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
             runs.append(_run(session, dataclasses.replace(ceiling, coverage=True), "own", "own", None, schema))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a

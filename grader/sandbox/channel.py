@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -402,6 +403,9 @@ def _raised_sentence(name: str, exception: dict[str, str]) -> str:
         return f"{name} tried to stop the program ({exception['message']})"
     if exception["type"] == "MemoryError":
         return f"{name} raised MemoryError: it ran out of memory (the limit is the same for every student)"
+    if exception["type"] == "PermissionError" and exception["message"].startswith(f"[Errno {errno.EACCES}]"):
+        return (f"{name} tried to reach something outside what it was given (PermissionError: "
+                f"{exception['message']}): your code may read only its own files and write only in its working folder")
     return f"{name} raised {exception['type']}: {exception['message']}"
 
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from . import seccomp_bpf
+from . import landlock, seccomp_bpf
 from .worker import NEIGHBOURS
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
@@ -31,11 +31,49 @@ WARNINGS = {
     "bwrap": "",
     "unshare": "",
     "uid": "no namespaces in this container: student code ran as a uid of its own, with the grader's files "
-           "unreadable to it, but it could see the container's processes and its /tmp",
+           "unreadable to it",
     "plain": "only resource limits applied (sandbox.allow_plain): the submission could read the hidden "
              "suites and the reference, and reach the network; install bubblewrap for full isolation",
 }
-"""What each level says in the results when it is weaker than bubblewrap."""
+"""What each level says in the results when it is weaker than bubblewrap (level_warning adds what Landlock did)."""
+
+LANDLOCK_NOTES = {
+    "uid": ((6, "; Landlock kept it to its own files, with no TCP, and its signals and abstract sockets to its own "
+                "processes, but it shared the container's System V IPC"),
+            (4, "; Landlock kept it to its own files, with no TCP, but this kernel's Landlock (ABI {abi}) cannot keep "
+                "its signals and abstract Unix sockets to its own processes"),
+            (1, "; Landlock kept it to its own files, but this kernel's Landlock (ABI {abi}) cannot keep its signals "
+                "and abstract Unix sockets to its own processes"),
+            (0, "; this kernel has no Landlock, so it could see the container's processes, read whatever its uid "
+                "may, and write in the container's world-writable folders (/tmp, /var/tmp, /dev/shm, /run/lock)")),
+    "plain": ((6, "only resource limits and Landlock applied (sandbox.allow_plain): Landlock kept the submission "
+                  "from the hidden suites and the reference, from TCP and from other processes, but it could send "
+                  "UDP and use System V IPC; install bubblewrap for full isolation"),
+              (4, "only resource limits and Landlock applied (sandbox.allow_plain): Landlock kept the submission "
+                  "from the hidden suites and the reference and from TCP, but it could send UDP and signal its "
+                  "uid's other processes; install bubblewrap for full isolation"),
+              (1, "only resource limits and Landlock applied (sandbox.allow_plain): Landlock kept the submission "
+                  "from the hidden suites and the reference, but this kernel's Landlock (ABI {abi}) cannot keep it "
+                  "from the network; install bubblewrap for full isolation")),
+}
+"""What Landlock (grader/sandbox/landlock.py) changes in a level's warning, from the kernel's ABI up: the uid level's
+note is added to its warning, plain's replaces it. bwrap and unshare promise as much without it."""
+
+
+def level_warning(level: str, abi: int) -> str:
+    """What the results say about level on a kernel whose Landlock ABI is abi (0: none)."""
+    note = next((text for since, text in LANDLOCK_NOTES.get(level, ()) if abi >= since), None)
+    if note is None:
+        return WARNINGS[level]
+    note = note.format(abi=abi)
+    return WARNINGS[level] + note if note.startswith(";") else note
+
+
+@functools.lru_cache(maxsize=1)
+def landlock_abi() -> int:
+    """The Landlock ABI the workers get on this machine (asked once per process; 0 where there is none)."""
+    return landlock.abi()
+
 
 PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden suites and the reference; "
                  "install bubblewrap (or let unshare work, or run as root for the uid level), or set allow_plain = true under [sandbox] in a "
@@ -178,8 +216,8 @@ class SandboxSpec:
 
     @property
     def warning(self) -> str:
-        """What the results say about this level."""
-        return WARNINGS[self.level]
+        """What the results say about this level, on this machine's kernel."""
+        return level_warning(self.level, landlock_abi())
 
     @property
     def inside_root(self) -> str:
@@ -217,7 +255,8 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
     (about 10 ms each); an interpreter that cannot use that .pyc compiles the source, as any import does.
     """
     inside_runtime = INSIDE_RUNTIME if spec.level in NAMESPACED else spec.runtime
-    start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; worker.main()"] \
+    start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; "
+                   f"worker.main({spec.inside_root!r}, {spec.inside_scratch!r})"] \
         if script is None else [os.path.join(inside_runtime, script)]
     run = [spec.python, "-I", "-S", "-B", *start]
     if spec.uid is not None:
@@ -496,10 +535,10 @@ def _others_can_run(path: str) -> bool:
 
 
 def make_runtime(folder: Path) -> Path:
-    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py and their .pyc, shared by a batch's
-    workers."""
+    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py, landlock.py and their .pyc, shared by
+    a batch's workers."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("worker", *NEIGHBOURS, "seccomp_bpf"):
+    for name in ("worker", *NEIGHBOURS, "seccomp_bpf", "landlock"):
         shutil.copy(Path(__file__).with_name(f"{name}.py"), folder / f"{name}.py")
     finish_runtime(folder, scripts=())
     return folder

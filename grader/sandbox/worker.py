@@ -194,6 +194,19 @@ def send(reply, message: dict) -> None:
     reply.flush()
 
 
+def _confine(package_root: str, scratch: str) -> None:
+    """Landlock, before any student code and before the seccomp filters: from now on this process and all it
+    starts read only the package, this runtime and the interpreter, and write only in scratch (landlock.py, beside
+    this module in the runtime; absent when this module is run elsewhere). A kernel with Landlock that refuses it
+    ends the worker before it boots: a grader fault, never a run weaker than its level says."""
+    try:
+        import landlock  # type: ignore[import-not-found]  # noqa: PLC0415
+    except ImportError:
+        return
+    landlock.confine(package=package_root, runtime=os.path.dirname(os.path.abspath(__file__)), scratch=scratch)
+    sys.modules.pop("landlock", None)
+
+
 def _deny_keyring() -> None:
     """No kernel key for student code: keys outlive the worker and belong to its uid, which a later student or
     batch reuses (seccomp_bpf.py, beside this module in the runtime; absent when this module is run
@@ -206,14 +219,17 @@ def _deny_keyring() -> None:
     sys.modules.pop("seccomp_bpf", None)
 
 
-def main() -> None:
-    """Take over the reply descriptor, silence the real stdout/stderr, and serve."""
+def main(package_root: str = "", scratch: str = "") -> None:
+    """Take over the reply descriptor, silence the real stdout/stderr, confine this process to package_root (the
+    submission's copy) and scratch, and serve."""
     reply_fd = int(sys.argv[1]) if _len(sys.argv) > 1 else os.dup(1)
     reply = os.fdopen(reply_fd, "w", encoding="utf-8", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.setrecursionlimit(5000)
+    if package_root:
+        _confine(package_root, scratch)
     _deny_keyring()
     builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")  # type: ignore[assignment]
     _seed_unseeded()
