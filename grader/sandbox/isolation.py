@@ -119,6 +119,16 @@ class Limits:
     only file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
     network_filter: str = ""
     """A seccomp program (hex) installed before the worker starts: the uid level's way to refuse the network."""
+    scratch_files: int = 10_000
+    """Files and folders student code may have in its scratch at once: the inodes of its tmpfs under unshare and
+    in Part E's runs (nr_inodes); counted from outside during each call under bwrap, and in its folder after
+    each call at uid and plain (scratch_usage)."""
+    coverage_lines: int = 100_000
+    """Line numbers the worker may report as run: in one reply, and in all (distinct) for one submission."""
+    reply_bytes: int = 32 * 1024**2
+    """Largest line a sandbox may write to the trusted side (a worker's reply, a line of Part E's sandbox)."""
+    json_depth: int = 32
+    """Deepest nesting of lists and objects in such a line (grader/sandbox/bounded_json.py)."""
 
     @classmethod
     def from_json(cls, data: object) -> Limits:
