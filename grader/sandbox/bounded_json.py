@@ -15,6 +15,11 @@ import json
 class Refused(ValueError):
     """The text is not JSON, or is larger or nested deeper than allowed; the message says which."""
 
+    def __init__(self, reason: str, *, deep: bool = False) -> None:
+        super().__init__(reason)
+        self.deep = deep
+        """Refused for its depth (JSON otherwise)."""
+
 
 def read(data: bytes | str, *, max_bytes: int, max_depth: int) -> object:
     """The JSON value of data, if data holds at most max_bytes and no list or object inside it is nested more
@@ -24,12 +29,12 @@ def read(data: bytes | str, *, max_bytes: int, max_depth: int) -> object:
     try:
         value = json.loads(data)
     except RecursionError:
-        raise Refused(f"nested more than {max_depth} deep") from None
+        raise Refused(f"nested more than {max_depth} deep", deep=True) from None
     except ValueError as error:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
         raise Refused(f"not JSON ({str(error)[:80]})") from None
     brackets = data.count(b"[") + data.count(b"{") if isinstance(data, bytes) else data.count("[") + data.count("{")
     if brackets > max_depth and depth(value, max_depth) > max_depth:  # fewer brackets than the limit: shallow enough
-        raise Refused(f"nested more than {max_depth} deep")
+        raise Refused(f"nested more than {max_depth} deep", deep=True)
     return value
 
 
