@@ -50,6 +50,7 @@ from ..sandbox.isolation import (
     finish_runtime,
     kill_uid,
     make_spec,
+    scratch_inodes,
     worker_command,
     worker_env,
 )
@@ -227,6 +228,7 @@ class StudentTests:
             # and a run after the reference could find the reference's traces in the memory it inherits.
             ceiling = RunCommand(root=spec.inside_root, package=package, files=tuple(tests),
                                  scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
+                                 scratch_inodes=scratch_inodes(spec.limits),
                                  sweep=spec.level != "plain" or spec.uid is not None,
                                  private_tmp=spec.level == "bwrap",
                                  test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)

@@ -17,6 +17,7 @@ from ..limits import TimeLimits
 from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
+from . import scratch_usage
 from .reply import Reply
 
 OUTPUT_CAP = 64 * 1024
@@ -328,6 +329,7 @@ class WorkerClient:
                     self.stop()
                     raise StudentMissing(f"the process running your code sent the grader a line nested more than "
                                          f"{self.spec.limits.json_depth} deep")
+            self._check_scratch()
                 # Anything else on the channel was written by student code: ignore it (on the same clock).
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
@@ -367,6 +369,8 @@ class WorkerClient:
                 if clock.charged() >= timeout or clock.wall() >= hard_wall:
                     self.stop()
                     raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
+                if clock.pid is not None and self.spec.level in NAMESPACED:
+                    self._check_scratch()  # one statvfs: a call creating files without end is stopped within a tick
                 continue
             chunk = os.read(stdout.fileno(), 1 << 20)
             if not chunk:
@@ -378,6 +382,17 @@ class WorkerClient:
                 raise StudentMissing(f"your code produced a result larger than {cap / 2**20:g} MiB")
         line, _, self.buffer = self.buffer.partition(b"\n")
         return Reply.parse(line, max_depth=self.spec.limits.json_depth, max_lines=self.spec.limits.coverage_lines)
+
+    def _check_scratch(self) -> None:
+        """StudentMissing, the worker stopped, when student code has more files and folders in its scratch than
+        limits.scratch_files (scratch_usage says how each level counts them)."""
+        limit = self.spec.limits.scratch_files
+        if self.process is None:
+            return
+        count = scratch_usage.entries(self.spec, self.process.pid, limit)
+        if count is not None and count > limit:
+            self.stop()
+            raise StudentMissing(f"your code created more than {limit} files and folders in its folder")
 
     def _ended(self) -> str:
         """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""
