@@ -367,6 +367,8 @@ class WorkerClient:
             wait = min(clock.until(timeout), hard_wall - clock.wall())
             if not self.selector.select(min(TICK, max(FINE_TICK, wait))):
                 if clock.charged() >= timeout or clock.wall() >= hard_wall:
+                    if clock.pid is not None:
+                        self._check_scratch()  # a call that filled its scratch is charged for that, at every level
                     self.stop()
                     raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
                 if clock.pid is not None and self.spec.level in NAMESPACED:
