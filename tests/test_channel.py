@@ -115,3 +115,28 @@ def test_a_submission_that_floods_the_line_record_is_charged_and_not_called_agai
         assert sum(len(lines) for lines in client.coverage.values()) <= 1000 + per_reply
     finally:
         client.stop()
+
+
+DEEP_LINE = """
+import os
+line = b"[" * 100 + b"]" * 100 + b"\\n"
+for fd in range(3, 20):
+    try:
+        os.write(fd, line)
+    except OSError:
+        pass
+result = "wrote"
+"""
+"""Student code writing a line nested 100 deep on every descriptor it can, the worker's reply pipe among them."""
+
+
+def test_a_line_nested_past_json_depth_on_the_reply_pipe_is_the_students_fault(tmp_path, runtime):
+    """The channel reads every line with bounded_json: a line nested deeper than json_depth fails the call with one
+    sentence (it was ignored, as a line answering nothing), and the next call gets a new worker"""
+    client = probe_client(tmp_path, runtime, STRONGEST)
+    try:
+        with pytest.raises(StudentMissing, match="sent the grader a line nested more than 32 deep"):
+            run(client, DEEP_LINE)
+        assert run(client, "result = 'ok'") == "ok"
+    finally:
+        client.stop()

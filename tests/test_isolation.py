@@ -78,6 +78,8 @@ def test_files_in_the_scratch_are_counted_and_more_than_scratch_files_is_the_stu
             run(client, FILES.replace("COUNT", "10**9" if endless else "250"))
         assert client.last_charged < 5.0
         assert run(client, "import os\nresult = len(os.listdir('.'))") == 0
+        with pytest.raises(StudentMissing, match="more than 200 files"):  # then hangs: counted at its deadline
+            run(client, FILES.replace("COUNT", "250") + "\nwhile True:\n    pass", timeout=1.0)
     finally:
         client.stop()
 
