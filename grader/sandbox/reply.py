@@ -121,6 +121,6 @@ def _lines(files: object, max_lines: int) -> tuple[tuple[tuple[str, tuple[int, .
         if left <= 0 or len(executed) > left:
             return tuple(found), True
         numbers = tuple(line for line in executed if type(line) is int and 0 < line < MAX_LINE_NUMBER)
-        left -= max(1, len(numbers))
+        left -= max(1, len(executed))  # what was reported counts, junk included
         found.append((path, numbers))
     return tuple(found), False
