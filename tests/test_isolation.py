@@ -60,6 +60,31 @@ def test_student_writes_stop_at_the_scratch_quota(tmp_path, runtime, level):
         client.stop()
 
 
+FILES = ("import os\nmade = 0\ntry:\n    while made < COUNT:\n        open(f'f{made}', 'w').close()\n"
+         "        made += 1\nexcept OSError:\n    pass\nresult = made")
+"""Student code creating COUNT empty files in its working folder (its scratch), or until refused."""
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_files_in_the_scratch_are_counted_and_more_than_scratch_files_is_the_students_fault(tmp_path, runtime, level):
+    """scratch_files (200 here) files and folders are allowed; creating files without end is stopped with one
+    sentence (bwrap and unshare: during the call, unshare's tmpfs also refusing past the limit; uid and plain,
+    whose scratch is a folder: after the call, so the test's code stops by itself at 250 files there), and the
+    next call gets a fresh scratch (900,000 empty files took 8 s, kernel memory outside every limit)"""
+    client = probe_client(tmp_path, runtime, level, scratch_files=200, call_timeout=10.0)
+    endless = level in ("bwrap", "unshare")
+    try:
+        assert run(client, FILES.replace("COUNT", "199") + "\nos.mkdir('folder')") == 199
+        with pytest.raises(StudentMissing, match="your code created more than 200 files and folders in its folder"):
+            run(client, FILES.replace("COUNT", "10**9" if endless else "250"))
+        assert client.last_charged < 5.0
+        assert run(client, "import os\nresult = len(os.listdir('.'))") == 0
+        with pytest.raises(StudentMissing, match="more than 200 files"):  # then hangs: counted at its deadline
+            run(client, FILES.replace("COUNT", "250") + "\nwhile True:\n    pass", timeout=1.0)
+    finally:
+        client.stop()
+
+
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_the_private_tmp_is_writable_and_is_the_working_folder(tmp_path, runtime, level):
     """The worker can write a file in its temporary folder and its working folder (docs/sandbox.md's "private /tmp")"""

@@ -440,7 +440,8 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
-        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
+        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced")),
+                                          int(command.get("scratch_inodes") or 0)):
             _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
         if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
@@ -688,7 +689,7 @@ def _new_namespaces() -> bool:
     return True
 
 
-def _fresh_mounts(scratch_bytes: int, namespaced: bool) -> bool:
+def _fresh_mounts(scratch_bytes: int, namespaced: bool, inodes: int = 0) -> bool:
     """In the child's own mount namespace: an empty /tmp (when the sandbox's /tmp is its own: at the plain level
     the copy and this script live in the host's) and /dev/shm, and an empty read-only /proc (which would show the
     zygote and the other processes of the sandbox: their ids and CPU times count the runs). Then every
@@ -696,7 +697,8 @@ def _fresh_mounts(scratch_bytes: int, namespaced: bool) -> bool:
     libc = _libc()
     if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         return False
-    size = f"size={max(scratch_bytes, 1 << 20)},mode=1777".encode()
+    count = f",nr_inodes={inodes}" if inodes > 0 else ""  # files and folders at once (scratch_files)
+    size = f"size={max(scratch_bytes, 1 << 20)}{count},mode=1777".encode()
     scratch = ((b"/tmp", MS_NOSUID | MS_NODEV, size),) if namespaced else ()
     for folder, flags, options in (*scratch, (b"/dev/shm", MS_NOSUID | MS_NODEV, size),
                                    (b"/proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=0555")):

@@ -44,6 +44,8 @@ class RunCommand:
     """The tests to run, in this order (None: every test collected)."""
     deadlines: Mapping[str, float] | None = None
     """Each test's deadline in seconds, set from the reference's first run (None before it)."""
+    scratch_inodes: int | None = None
+    """nr_inodes of each run's own /tmp and /dev/shm (isolation.scratch_inodes; None: the kernel's default)."""
 
     def with_select(self, tests: list[str] | tuple[str, ...]) -> RunCommand:
         """The same command for these tests only."""
@@ -64,6 +66,8 @@ class RunCommand:
             message["select"] = list(self.select)
         if self.deadlines is not None:
             message["deadlines"] = dict(self.deadlines)
+        if self.scratch_inodes is not None:
+            message["scratch_inodes"] = self.scratch_inodes
         return json.dumps(message)
 
 

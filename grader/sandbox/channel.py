@@ -18,10 +18,8 @@ from ..limits import TimeLimits
 from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
+from . import scratch_usage
 from .reply import Reply
-
-REPLY_CAP = 32 * 1024 * 1024
-"""Largest reply accepted, in bytes; a bigger one is the student's fault."""
 
 OUTPUT_CAP = 64 * 1024
 """Characters of the student's printed output kept over the whole submission."""
@@ -155,6 +153,10 @@ class WorkerClient:
         self.last_stderr = ""
         self.coverage: dict[str, set[int]] = {}
         """The lines of each student file seen running, by every worker so far (sent along with the replies)."""
+        self.coverage_count = 0
+        """How many entries coverage holds: its files and their distinct lines (at most limits.coverage_lines)."""
+        self.flooded = ""
+        """Why no more calls are made: the worker reported more lines as run than limits.coverage_lines, or ""."""
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -245,6 +247,8 @@ class WorkerClient:
         if self.budget_left <= 0:
             raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
+        if self.flooded:
+            raise StudentMissing(f"not run: {self.flooded}")
         if self.process is None:
             self.restarts += 1
             self.start()
@@ -275,10 +279,26 @@ class WorkerClient:
         """The current category as reports title it."""
         return self.words.category_titles.get(self.category, self.category) or "this category"
 
-    def _fold(self, files: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
-        """Add a worker's report of the lines run per file (checked by Reply) to what is known."""
-        for path, executed in files:
-            self.coverage.setdefault(path, set()).update(executed)
+    def _fold(self, reply: Reply) -> None:
+        """Add a worker's report of the lines run per file (checked by Reply) to what is known; a report past
+        limits.coverage_lines, in this reply or in all, is the student's fault (StudentMissing), and no later
+        call of this submission is made."""
+        cap = self.spec.limits.coverage_lines
+        for path, executed in reply.lines or ():  # at most cap numbers (Reply): the sets stay within twice cap
+            known = self.coverage.get(path)
+            if known is None:
+                known = self.coverage[path] = set()
+                self.coverage_count += 1
+            before = len(known)
+            known.update(executed)
+            self.coverage_count += len(known) - before
+            if self.coverage_count > cap:
+                break
+        if reply.lines_over or self.coverage_count > cap:
+            self.flooded = (f"the process running your code reported more than {cap} lines of your files as run "
+                            "(the grader records which lines run: your code may not change how)")
+            self.stop()
+            raise StudentMissing(self.flooded)
 
     def output(self) -> tuple[str, bool]:
         """Everything the student's code printed so far, capped, and whether it was cut."""
@@ -306,12 +326,17 @@ class WorkerClient:
                 reply = self._read_line(timeout, clock)
                 if reply.ident == ident:
                     break
+                if reply.too_deep:
+                    self.stop()
+                    raise StudentMissing(f"the process running your code sent the grader a line nested more than "
+                                         f"{self.spec.limits.json_depth} deep")
+            self._check_scratch()
                 # Anything else on the channel was written by student code: ignore it (on the same clock).
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
         self._keep_output(reply.output, reply.output_truncated)
-        if reply.lines is not None and self.spec.coverage:
-            self._fold(reply.lines)  # the lines that ran since the last reply carrying some
+        if (reply.lines is not None or reply.lines_over) and self.spec.coverage:
+            self._fold(reply)  # the lines that ran since the last reply carrying some
         if reply.ok:
             return reply.value
         if reply.raised is not None:
@@ -343,18 +368,34 @@ class WorkerClient:
             wait = min(clock.until(timeout), hard_wall - clock.wall())
             if not self.selector.select(min(TICK, max(FINE_TICK, wait))):
                 if clock.charged() >= timeout or clock.wall() >= hard_wall:
+                    if clock.pid is not None:
+                        self._check_scratch()  # a call that filled its scratch is charged for that, at every level
                     self.stop()
                     raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
+                if clock.pid is not None and self.spec.level in NAMESPACED:
+                    self._check_scratch()  # one statvfs: a call creating files without end is stopped within a tick
                 continue
             chunk = os.read(stdout.fileno(), 1 << 20)
             if not chunk:
                 raise StudentCrash(self._ended())
             self.buffer += chunk
-            if len(self.buffer) > REPLY_CAP:
+            cap = self.spec.limits.reply_bytes
+            if len(self.buffer) > cap:
                 self.stop()
-                raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
+                raise StudentMissing(f"your code produced a result larger than {cap / 2**20:g} MiB")
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return Reply.parse(line)
+        return Reply.parse(line, max_depth=self.spec.limits.json_depth, max_lines=self.spec.limits.coverage_lines)
+
+    def _check_scratch(self) -> None:
+        """StudentMissing, the worker stopped, when student code has more files and folders in its scratch than
+        limits.scratch_files (scratch_usage says how each level counts them)."""
+        limit = self.spec.limits.scratch_files
+        if self.process is None:
+            return
+        count = scratch_usage.entries(self.spec, self.process.pid, limit)
+        if count is not None and count > limit:
+            self.stop()
+            raise StudentMissing(f"your code created more than {limit} files and folders in its folder")
 
     def _ended(self) -> str:
         """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""

@@ -102,8 +102,8 @@ INSIDE_SCRATCH = "/tmp"
 UNSHARE_SETUP = r"""
 set -eu
 PATH=/usr/sbin:/sbin:/usr/bin:/bin
-new=$1 copy=$2 runtime=$3 home=$4 scratch=$5
-shift 5
+new=$1 copy=$2 runtime=$3 home=$4 scratch=$5 inodes=$6
+shift 6
 bind_ro() { mkdir -p "$2"; mount --bind "$1" "$2"; mount -o remount,bind,ro "$2"; }
 mount -t tmpfs -o size=4m,mode=0755 war-grader-root "$new"
 for name in usr bin lib lib32 lib64 sbin; do
@@ -119,7 +119,7 @@ for device in null zero full random urandom; do
     touch "$new/dev/$device"; mount --bind "/dev/$device" "$new/dev/$device"
 done
 ln -s /proc/self/fd "$new/dev/fd"
-mount -t tmpfs -o "size=$scratch,mode=1777,nosuid,nodev" war-grader-scratch "$new/tmp"
+mount -t tmpfs -o "size=$scratch,nr_inodes=$inodes,mode=1777,nosuid,nodev" war-grader-scratch "$new/tmp"
 bind_ro "$copy" "$new/submission"
 bind_ro "$runtime" "$new/grader-runtime"
 if [ -n "$home" ]; then bind_ro "$home" "$new$home"; fi
@@ -157,6 +157,16 @@ class Limits:
     only file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
     network_filter: str = ""
     """A seccomp program (hex) installed before the worker starts: the uid level's way to refuse the network."""
+    scratch_files: int = 10_000
+    """Files and folders student code may have in its scratch at once: the inodes of its tmpfs under unshare and
+    in Part E's runs (nr_inodes); counted from outside during each call under bwrap, and in its folder after
+    each call at uid and plain (scratch_usage)."""
+    coverage_lines: int = 100_000
+    """Line numbers the worker may report as run: in one reply, and in all (distinct) for one submission."""
+    reply_bytes: int = 32 * 1024**2
+    """Largest line a sandbox may write to the trusted side (a worker's reply, a line of Part E's sandbox)."""
+    json_depth: int = 32
+    """Deepest nesting of lists and objects in such a line (grader/sandbox/bounded_json.py)."""
 
     @classmethod
     def from_json(cls, data: object) -> Limits:
@@ -266,8 +276,15 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
         return [*_bwrap_prefix(spec), *run]
     if spec.level == "unshare":
         return [*_unshare_prefix(), "/bin/sh", "-c", UNSHARE_SETUP, "war-grader-setup", spec.mount_point,
-                spec.root, spec.runtime, spec.python_home, str(spec.limits.scratch_bytes), *run]
+                spec.root, spec.runtime, spec.python_home, str(spec.limits.scratch_bytes),
+                str(scratch_inodes(spec.limits)), *run]
     return run
+
+
+def scratch_inodes(limits: Limits) -> int:
+    """nr_inodes of a scratch tmpfs: its root folder, scratch_files entries and one more, so that going over the
+    limit is seen (and charged with its own sentence) rather than refused by the kernel."""
+    return limits.scratch_files + 2
 
 
 def _unshare_prefix() -> list[str]:
@@ -474,7 +491,7 @@ def level_works(level: str) -> bool:
                 Path(scratch, name).mkdir()
             command = [*_unshare_prefix(), "/bin/sh", "-c", UNSHARE_SETUP, "war-grader-probe",
                        str(Path(scratch, "mnt")), str(Path(scratch, "copy")), str(Path(scratch, "runtime")), "",
-                       str(1024**2), "/bin/sh", "-c", "test -d /submission && ! test -e /home/."]
+                       str(1024**2), "64", "/bin/sh", "-c", "test -d /submission && ! test -e /home/."]
             return _succeeds(command)
     return _succeeds(command)
 
