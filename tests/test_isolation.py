@@ -253,6 +253,65 @@ def test_student_code_finds_no_stand_in_before_or_after_a_repaired_call(tmp_path
         client.stop()
 
 
+COPYING_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
+    import sys''', '''def play_round(p1, p2, rules=None):
+    import gc, marshal, sys
+    seen = list(globals().values())
+    try:
+        frame = sys._getframe()
+        while frame is not None:
+            seen += [*frame.f_locals.values(), *frame.f_globals.values()]
+            frame = frame.f_back
+    except Exception:
+        pass
+    try:
+        seen += gc.get_objects()
+    except Exception:
+        pass
+    seen += [value for item in list(seen) if type(item) is dict for value in list(item.values())]
+    kept = []
+    for item in seen:
+        try:
+            if isinstance(item, (str, bytes)) and ("TrustedQueue" in item if isinstance(item, str) else b"TrustedQueue" in item):
+                kept.append(["source", item if isinstance(item, str) else item.decode("utf-8", "replace")])
+            elif callable(item) and getattr(item, "__module__", "") == "trusted_units":
+                kept.append(["code", marshal.dumps(item.__code__).hex()])
+            elif isinstance(item, type) and item.__module__ == "trusted_units":
+                kept += [["code", marshal.dumps(v.__code__).hex()] for v in vars(item).values() if callable(v)]
+        except Exception:
+            pass
+    import json
+    with open("kept.json", "w") as out:
+        json.dump(kept, out)''')
+"""REPAIRABLE_PROBE, whose play_round also walks the frames and every object it can find during a repaired call and
+writes to its scratch every text of the stand-ins' source and every code object of theirs it found."""
+
+LOOK_IN_SCRATCH = (
+    "import json, marshal\n"
+    "try:\n    kept = json.load(open('kept.json'))\nexcept OSError:\n    kept = None\n"
+    "found = set()\n"
+    "for kind, text in kept or ():\n"
+    "    if kind == 'source' and 'class TrustedQueue' in text:\n        found.add('source')\n"
+    "    elif kind == 'code' and marshal.loads(bytes.fromhex(text)).co_filename == 'trusted_units.py':\n"
+    "        found.add('code')\n"
+    "result = [kept is not None, sorted(found)]")
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_repaired_call_leaves_nothing_of_the_stand_ins_for_a_later_call(tmp_path, runtime, level):
+    """Student code of a repaired call that walks every frame and object it can reach and copies what it finds of the
+    stand-ins (their source, their code) to its scratch leaves a later call nothing to play them from: the source
+    never enters a process that ran student code, and their code objects are hidden during the call (on the worker
+    that forked the call's child, the source sat in the request in a frame of the child: found and kept)"""
+    client = probe_client(tmp_path, runtime, level, COPYING_PROBE)
+    try:
+        student = Student(client, client.times)
+        student.play_round(["5"], ["3"], trusted="card_value")
+        assert run(client, LOOK_IN_SCRATCH) == {"list": [True, {"list": []}]}
+    finally:
+        client.stop()
+
+
 @pytest.mark.parametrize("package", ["json", "worker", "operations"])
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level, package):

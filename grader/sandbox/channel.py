@@ -51,9 +51,17 @@ class Deadlines(Protocol):
 
 
 @functools.cache
-def stand_ins_source() -> str:
-    """trusted_units.py's source as JSON text: it goes with each repaired call, never into the runtime."""
-    return json.dumps(Path(__file__).with_name("trusted_units.py").read_text(encoding="utf-8"))
+def stand_ins_source() -> bytes:
+    """trusted_units.py's source: it goes with each repaired call to the worker's repair server (repair_server.py),
+    never into the runtime nor to the worker that runs student code."""
+    return Path(__file__).with_name("trusted_units.py").read_bytes()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write data on a non-blocking pipe while the pipe takes it; BlockingIOError when it stops taking it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _operation_name(op: str, args: dict[str, Any]) -> str:
@@ -143,6 +151,8 @@ class WorkerClient:
         """The category of the test running now: timeouts are counted per category."""
         self.budget_left = times.budget
         self.process: subprocess.Popen[bytes] | None = None
+        self.repairs = -1
+        """The pipe repaired calls go on, to the worker's repair server (-1 while no worker runs)."""
         self.selector: selectors.BaseSelector | None = None
         """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
         self.buffer = b""
@@ -160,6 +170,8 @@ class WorkerClient:
     def start(self) -> None:
         """Start the worker and import the submission in it; the import is charged to the budget."""
         limits = self.spec.limits
+        repairs_read, self.repairs = os.pipe()
+        os.set_blocking(self.repairs, False)  # a repair server that stopped reading costs its call, never a hang
         try:
             self.process = subprocess.Popen(
                 worker_command(self.spec),
@@ -170,9 +182,14 @@ class WorkerClient:
                 cwd=worker_cwd(self.spec),
                 start_new_session=True,
                 preexec_fn=lambda: apply_limits(limits),
+                pass_fds=(repairs_read,),
             )
         except OSError as error:
+            os.close(self.repairs)
+            self.repairs = -1
             raise GraderFault(f"could not start the sandbox ({error})") from error
+        finally:
+            os.close(repairs_read)
         self.buffer = b""
         try:
             boot = self._read_line(BOOT_TIMEOUT)  # wall-clock: the sandbox starting, no student code yet
@@ -191,7 +208,8 @@ class WorkerClient:
         self.imported = True
         try:
             self._request(HELLO, {"root": self.spec.inside_root, "package": self.spec.package,
-                                    "coverage": self.spec.coverage}, limit)
+                                    "coverage": self.spec.coverage, "repairs": repairs_read,
+                                    "guard": self.spec.level != "plain"}, limit)
         except StudentTimeout:
             self.budget_left -= self.last_charged
             self.stop()
@@ -210,6 +228,9 @@ class WorkerClient:
     def stop(self) -> None:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
+        if self.repairs >= 0:
+            os.close(self.repairs)
+            self.repairs = -1
         if self.selector is not None:
             self.selector.close()
             self.selector = None
@@ -292,14 +313,17 @@ class WorkerClient:
         self.next_id += 1
         ident = self.next_id
         encoded = encoded if encoded is not None else json.dumps(args)
-        stand_ins = f', "stand_ins": {stand_ins_source()}' if args.get("trusted") else ""
-        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}{stand_ins}}}\n'.encode()
+        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}}}'.encode()
         clock = CallClock(self.process.pid)
         try:
-            self.process.stdin.write(line)
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass  # the read below reports how the process ended
+            if args.get("trusted"):  # to the repair server, the line then the stand-ins' source (its length after a tab)
+                source = stand_ins_source()
+                _write_all(self.repairs, line + f"\t{len(source)}\n".encode() + source)
+            else:
+                self.process.stdin.write(line + b"\n")
+                self.process.stdin.flush()
+        except (BrokenPipeError, BlockingIOError, OSError):
+            pass  # the read below reports how the process ended (or the call's deadline, a repair server stopped)
         try:
             while True:
                 reply = self._read_line(timeout, clock)
