@@ -161,6 +161,8 @@ class WorkerClient:
         self.output_kept = 0
         self.output_truncated = False
         self.restarts = 0
+        self.renewed = False
+        """The worker was stopped by renew: the next call starts a fresh one, not counted as a restart."""
         self.last_stderr = ""
         self.coverage: dict[str, set[int]] = {}
         """The lines of each student file seen running, by every worker so far (sent along with the replies)."""
@@ -247,6 +249,13 @@ class WorkerClient:
                 stream.close()
         clean_up_after(self.spec)
 
+    def renew(self) -> None:
+        """Stop the worker, if one runs, so that the next call starts a fresh one (not counted as a restart): nothing
+        student code kept in this one, in memory or in its scratch, reaches the calls after."""
+        if self.process is not None:
+            self.stop()
+            self.renewed = True
+
     # -- calls -------------------------------------------------------------------------------------
 
     def call(self, op: str, timeout: float | None = None, *, encoded_args: str | None = None, **args: Any) -> Any:
@@ -266,7 +275,8 @@ class WorkerClient:
             raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
         if self.process is None:
-            self.restarts += 1
+            self.restarts += 0 if self.renewed else 1
+            self.renewed = False
             self.start()
         ceiling = timeout or self.times.call_timeout
         encoded = encoded_args if encoded_args is not None else json.dumps(args, sort_keys=True)

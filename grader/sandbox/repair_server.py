@@ -46,7 +46,7 @@ MEMORY_FILES = frozenset({"mem", "pagemap", "maps", "environ"})
 """Files of /proc that show a process's memory, refused by name (a path relative to an open /proc folder included)."""
 
 CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
-PR_SET_DUMPABLE = 4
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 
 _fork, _read, _write, _close, _waitpid, _exit = os.fork, os.read, os.write, os.close, os.waitpid, os._exit
 _stat, _fspath, _compile, _exec, _type, _len, _getattr, _isinstance = os.stat, os.fspath, compile, exec, type, len, getattr, isinstance
@@ -57,20 +57,27 @@ def start(channel: int, reply: Any, answer: Callable[[str, Any], str], names: di
     side sends repaired calls on. answer(request, repaired): the reply line for one repaired call, made in the
     server's child with trusted_units.repaired; names: the globals the stand-ins' source is given; guard: whether
     this uid is the sandbox's alone (not at the plain level), so a process of it left running ends the worker."""
-    pid = _fork()
+    try:
+        pid = _fork()
+    except OSError:  # no process left to this uid (a fork bomb's): each repaired call then finds no server
+        pid = -1
     if pid == 0:
         try:
-            _serve(channel, reply, answer, names, os.getppid() if guard else 0)
+            _serve(channel, reply, answer, names, os.getppid(), guard)
         finally:
             _exit(0)
     _close(channel)
 
 
-def _serve(channel: int, reply: Any, answer: Callable[[str, Any], str], names: dict[str, Any], worker: int) -> None:
-    """The server's loop: one child per repaired call; worker: the worker's pid, or 0 when no process check applies."""
+def _serve(channel: int, reply: Any, answer: Callable[[str, Any], str], names: dict[str, Any], parent: int,
+           guard: bool) -> None:
+    """The server's loop: one child per repaired call; parent: the worker's pid."""
     libc = _libc()
     if libc is not None:
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # the worker's end is this server's (it holds the reply line too)
+    if os.getppid() != parent:
+        return
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)  # the worker's requests are not the server's (nor a repaired call's to steal)
     os.close(null)
@@ -80,9 +87,15 @@ def _serve(channel: int, reply: Any, answer: Callable[[str, Any], str], names: d
         if message is None:
             return
         read_end, write_end = os.pipe()
-        pid = _fork()
+        try:
+            pid = _fork()
+        except OSError:  # as if the call's child had died at once
+            os.close(read_end)
+            os.close(write_end)
+            _end_worker(parent)
         if pid == 0:
             os.close(read_end)
+            os.close(channel)
             try:
                 reply.close()
             except OSError:
@@ -101,8 +114,8 @@ def _serve(channel: int, reply: Any, answer: Callable[[str, Any], str], names: d
             text += chunk
         os.close(read_end)
         _waitpid(pid, 0)
-        if not text or (worker and _others_running(worker)):
-            _end_worker(os.getppid())
+        if not text or (guard and _others_running(parent)):
+            _end_worker(parent)
         reply.write(text.decode("utf-8", "replace"))
         reply.flush()
 
