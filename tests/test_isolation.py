@@ -345,6 +345,25 @@ def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
     assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
 
 
+def test_a_visible_failure_never_carries_what_a_hidden_test_passed(tmp_path):
+    """The corpus's replays_hidden_input keeps the first queue of every war it plays, in memory and in its scratch,
+    and play_game raises them all: the hidden tests run in a worker of their own, so no visible test's failure (what
+    the student's report and Gradescope show) holds the queue of the hidden test_three_wars_in_a_row. With one worker
+    for all the tests, every visible game's failure held it."""
+    from grader.batch import grade
+
+    [result] = grade(paths=[ROOT / "tests" / "submissions" / "replays_hidden_input"], out=tmp_path / "out", jobs=1,
+                     config_path=ROOT / "tests" / "data" / "grading-test.toml")
+    hidden_queue = "1 1 1 4 2 2 2 5 3 3 3 2 7"
+    shown = [f"{test.sentence} {test.exception} {test.output} {test.reproduction}"
+             for test in result.tests if not test.hidden]
+    games = [test for test in result.tests if not test.hidden and test.exception is not None
+             and "wars began with" in test.exception.message]
+    assert games, "no visible failure raised what the submission remembered"
+    assert not [text for text in shown if hidden_queue in text]
+    assert any(test.id.endswith("test_three_wars_in_a_row") and test.hidden for test in result.tests)
+
+
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_nul_byte_is_reported_in_its_own_file_and_line(tmp_path, runtime, level):
     """A NUL byte on line 3 of game.py makes the package ungradable naming game.py line 3, not __init__.py"""

@@ -525,15 +525,12 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
         # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
         # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
         uid = os.getuid()
-        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", os.environ.get("TMPDIR", "/tmp")):
-            for entry in os.listdir(folder) if os.path.isdir(folder) else ():
-                path = os.path.join(folder, entry)
-                try:
-                    mine = os.lstat(path).st_uid == uid
-                except OSError:
-                    continue
-                if mine:
-                    _delete(path)
+        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
+            for path in _owned(uid, folder):
+                _delete(path)
+            left = _owned(uid, folder)
+            if left:
+                raise Fault(f"{left[0]} could not be deleted")
     if sweep:
         _remove_ipc()
     for folder, dirs, names in os.walk(root, topdown=False):
@@ -562,6 +559,26 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                     handle.write(data)
             except OSError as error:
                 raise Fault(f"{relative} could not be restored ({error.strerror})") from None
+
+
+def _owned(uid: int, folder: str) -> list[str]:
+    """What uid owns in folder and in the world-writable folders below it that are not its own."""
+    found: list[str] = []
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return found
+    for entry in entries:
+        path = os.path.join(folder, entry)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            found.append(path)
+        elif os.path.isdir(path) and not os.path.islink(path) and info.st_mode & 0o002:
+            found += _owned(uid, path)
+    return found
 
 
 def _delete(path: str) -> None:

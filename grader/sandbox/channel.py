@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 from ..limits import TimeLimits
-from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
+from .isolation import NAMESPACED, SandboxError, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
 from .reply import Reply
@@ -247,7 +247,10 @@ class WorkerClient:
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-        clean_up_after(self.spec)
+        try:
+            clean_up_after(self.spec)
+        except SandboxError as error:
+            raise GraderFault(str(error)) from None
 
     def renew(self) -> None:
         """Stop the worker, if one runs, so that the next call starts a fresh one (not counted as a restart): nothing
