@@ -17,7 +17,7 @@ from grader.config import load_config
 from grader.grading.checks import Opaque, decode
 from grader.grading.harness import Student
 from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
-from grader.sandbox.isolation import SandboxError, choose_level, processes_of, uid_block
+from grader.sandbox.isolation import SandboxError, choose_level, fresh_uids, processes_of, uid_block
 
 from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, probe_client, run, runtime, tmp_path  # noqa: F401
 
@@ -117,12 +117,14 @@ def test_two_graders_never_share_a_worker_uid_nor_kill_each_others_workers(tmp_p
     try:
         mine = uid_block()
         other = subprocess.run(
-            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK\n"
-             "first = uid_block()\nfor uid in range(first, first + UID_BLOCK):\n    kill_uid(uid)\nprint(first)"],
+            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK, fresh_uids, "
+             "_uids_running\nfirst = uid_block()\n"
+             "for uid in [*range(first, first + UID_BLOCK), *_uids_running(fresh_uids())]:\n    kill_uid(uid)\n"
+             "print(first)"],
             capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
         theirs = int(other.stdout)
         assert theirs >= mine + 64 or theirs + 64 <= mine
-        assert mine <= client.spec.uid < mine + 64
+        assert client.spec.uid in fresh_uids()  # the uids that go with our block, never with theirs
         assert run(client, "result = 'still here'") == "still here"
         assert processes_of(client.spec.uid)
     finally:
