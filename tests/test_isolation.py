@@ -283,10 +283,15 @@ COPYING_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
         except Exception:
             pass
     import json
-    with open("kept.json", "w") as out:
-        json.dump(kept, out)''')
-"""REPAIRABLE_PROBE, whose play_round also walks the frames and every object it can find during a repaired call and
-writes to its scratch every text of the stand-ins' source and every code object of theirs it found."""
+    try:
+        with open("kept.json", "w") as out:
+            json.dump(kept, out)
+    except Exception as error:
+        return ["not written", type(error).__name__] + sorted({kind for kind, _ in kept})
+    return ["written"] + sorted({kind for kind, _ in kept})''')
+"""REPAIRABLE_PROBE, whose play_round also walks the frames and every object it can find during a repaired call,
+writes to its scratch every text of the stand-ins' source and every code object of theirs it found, and answers
+what it found and whether it could write it."""
 
 LOOK_IN_SCRATCH = (
     "import json, marshal\n"
@@ -301,15 +306,16 @@ LOOK_IN_SCRATCH = (
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_repaired_call_leaves_nothing_of_the_stand_ins_for_a_later_call(tmp_path, runtime, level):
-    """Student code of a repaired call that walks every frame and object it can reach and copies what it finds of the
-    stand-ins (their source, their code) to its scratch leaves a later call nothing to play them from: the source
-    never enters a process that ran student code, and their code objects are hidden during the call (on the worker
-    that forked the call's child, the source sat in the request in a frame of the child: found and kept)"""
+    """Student code of a repaired call that walks every frame and object it can reach finds nothing of the stand-ins
+    (their source, their code), and cannot write what it found to its scratch for a later call: the source never
+    enters a process that ran student code, their code objects are hidden, and nothing can be written during the call
+    (with the child forked from the worker, the source sat in the request in a frame of the child: found and kept)"""
     client = probe_client(tmp_path, runtime, level, COPYING_PROBE)
     try:
         student = Student(client, client.times)
-        student.play_round(["5"], ["3"], trusted="card_value")
-        assert run(client, LOOK_IN_SCRATCH) == {"list": [True, {"list": []}]}
+        found = student.play_round(["5"], ["3"], trusted="card_value").result
+        assert found == ["not written", "RuntimeError"]
+        assert run(client, LOOK_IN_SCRATCH) == {"list": [False, {"list": []}]}
     finally:
         client.stop()
 
@@ -345,6 +351,29 @@ def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
     [result] = grade(paths=[student], out=tmp_path / "out", jobs=1,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
     assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
+
+
+NETWORK_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
+    import sys''', '''def play_round(p1, p2, rules=None):
+    import os
+    return str(os.stat("/proc/self/ns/net").st_ino)
+    import sys''')
+"""A probe whose play_round answers with its network namespace (the inode of /proc/self/ns/net)."""
+
+
+@pytest.mark.parametrize("level", NAMESPACED_PARAMS)
+def test_a_repaired_call_has_a_network_of_its_own(tmp_path, runtime, level):
+    """At bwrap and unshare a repaired call's child has a network namespace of its own, not the worker's (nothing on
+    a loopback or an abstract socket its calls share; the hook refuses it sockets anyway)"""
+    client = probe_client(tmp_path, runtime, level, NETWORK_PROBE)
+    try:
+        student = Student(client, client.times)
+        worker = student.play_round(["5"], ["3"]).result
+        repaired = student.play_round(["5"], ["3"], trusted="card_value").result
+        assert worker.isdigit() and repaired.isdigit() and repaired != worker
+        assert student.play_round(["5"], ["3"]).result == worker
+    finally:
+        client.stop()
 
 
 def test_a_visible_failure_never_carries_what_a_hidden_test_passed(tmp_path):
