@@ -177,6 +177,7 @@ def _repaired_answer(line: str, repaired: Any, hello: dict) -> str:
     capture.take()  # what the import printed was shown with the hello
     if session is not None:
         session.stand_ins = repaired
+        seed_randomness()  # as before every call: the import may have drawn numbers
         answer, session = _answer(session, ident, op, args)
     answer["id"] = ident
     return _line(_with_output(answer, session, capture))
