@@ -314,7 +314,7 @@ def test_a_repaired_call_leaves_nothing_of_the_stand_ins_for_a_later_call(tmp_pa
     try:
         student = Student(client, client.times)
         found = student.play_round(["5"], ["3"], trusted="card_value").result
-        assert found == ["not written", "RuntimeError"]
+        assert found == ["not written", "PermissionError"]
         assert run(client, LOOK_IN_SCRATCH) == {"list": [False, {"list": []}]}
     finally:
         client.stop()

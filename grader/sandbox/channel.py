@@ -329,7 +329,7 @@ class WorkerClient:
         line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}}}'.encode()
         clock = CallClock(self.process.pid)
         try:
-            if args.get("trusted"):  # to the repair server, the line then the stand-ins' source (its length after a tab)
+            if args.get("trusted"):  # to the repair server: the line, the source's length after a tab, the source
                 source = stand_ins_source()
                 _write_all(self.repairs, line + f"\t{len(source)}\n".encode() + source)
             else:

@@ -18,8 +18,9 @@ a traceback's or a generator's frame, where that code is the stand-ins'), every 
 tracing and profiling, sys.monitoring, ctypes (raw memory), opening anything under /proc, starting a process (which
 could outlive the call holding the stand-ins), and every way to leave something for a later call: writing or changing
 a file, a socket, a signal. What student code can take from a repaired call is its answer, nothing it could play
-again in a later call (not even answers it got from the stand-ins by calling them). A child that ends without answering, or leaves a process of the
-sandbox's uid running, ends the worker, as the call made in the worker would have.
+again in a later call (not even answers it got from the stand-ins by calling them). A child that ends without
+answering, or leaves a process of the sandbox's uid running, ends the worker, as the call made in the worker would
+have.
 """
 
 from __future__ import annotations
@@ -40,14 +41,17 @@ CODE_ATTRIBUTES = frozenset({"__code__", "f_code", "gi_code", "cr_code", "ag_cod
 
 DENIED_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace",
                            "sys.setprofile", "sys._current_frames", "os.fork", "os.forkpty", "os.posix_spawn",
-                           "os.exec", "os.system", "os.spawn", "subprocess.Popen", "pty.spawn",
-                           "os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.symlink", "os.link", "os.truncate",
+                           "os.exec", "os.system", "os.spawn", "subprocess.Popen", "pty.spawn"})
+"""What a repaired call's student code may not do: reach any object, trace frames, or start a process
+(RuntimeError)."""
+
+LEAVING_EVENTS = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.symlink", "os.link", "os.truncate",
                            "os.chmod", "os.chown", "os.utime", "os.mkfifo", "os.mknod", "os.setxattr",
                            "os.removexattr", "socket.__new__", "socket.bind", "socket.connect", "socket.sendto",
                            "socket.sendmsg", "os.kill", "os.killpg", "signal.pthread_kill"})
-"""What a repaired call's student code may not do: reach any object, trace frames, start a process, or leave
-anything for a later call (write or change a file, open a socket, signal a process): what it learnt of the stand-ins
-during the call, even by calling them, ends with it."""
+"""Nor leave anything for a later call (write or change a file, open a socket, signal a process): what it learnt of
+the stand-ins during the call, even by calling them, ends with it (PermissionError, an OSError as a refusal of the
+system's would be)."""
 
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 """Flags of an open that could leave something behind."""
@@ -59,7 +63,8 @@ CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 
 _fork, _read, _write, _close, _waitpid, _exit = os.fork, os.read, os.write, os.close, os.waitpid, os._exit
-_stat, _fspath, _compile, _exec, _type, _len, _getattr, _isinstance = os.stat, os.fspath, compile, exec, type, len, getattr, isinstance
+_stat, _fspath, _compile, _exec = os.stat, os.fspath, compile, exec
+_type, _len, _getattr, _isinstance = type, len, getattr, isinstance
 
 
 def start(channel: int, reply: Any, answer: Callable[[str, Any], str], names: dict[str, Any], guard: bool) -> None:
@@ -229,9 +234,11 @@ def _hide_stand_ins() -> None:
                 raise AttributeError("the grader's stand-ins are hidden from your code")
         elif event in DENIED_EVENTS or event.startswith(("ctypes.", "sys.monitoring")):
             raise RuntimeError(f"{event} is not available during a repaired call")
+        elif event in LEAVING_EVENTS:
+            raise PermissionError(f"{event} is not available during a repaired call")
         elif event == "open" and args:
             if _len(args) > 2 and _type(args[2]) is int and args[2] & WRITING:
-                raise RuntimeError("nothing can be written during a repaired call")
+                raise PermissionError("nothing can be written during a repaired call")
             path = args[0] if _type(args[0]) is int else _fspath(args[0])  # student code of a path runs hooked
             inside[0] = True
             try:  # by its last name (a path relative to an open folder of /proc too), and by where it leads
