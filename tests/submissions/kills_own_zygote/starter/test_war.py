@@ -34,7 +34,7 @@ def test_zz_leaves_files_and_kills_its_zygote():
         try:
             path = os.path.join(folder, f"war-grader-left-by-{os.getuid()}")
             with open(path, "w", encoding="utf-8") as handle:
-                handle.write("left behind")
+                handle.write("left behind WAR_CHEAT_MARKER")
             os.chmod(path, 0o666)
         except OSError:
             pass

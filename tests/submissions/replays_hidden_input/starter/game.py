@@ -72,8 +72,11 @@ def _remember(queue):
     for card in cards:
         queue.enqueue(card)
     _SEEN.append(cards)
-    with open(os.path.join(tempfile.gettempdir(), "seen.txt"), "a", encoding="utf-8") as out:
-        out.write(" ".join(cards) + "\n")
+    try:
+        with open(os.path.join(tempfile.gettempdir(), "seen.txt"), "a", encoding="utf-8") as out:
+            out.write(" ".join(cards) + " # WAR_CHEAT_MARKER\n")
+    except OSError:
+        pass
 
 
 def _remembered():
@@ -86,7 +89,7 @@ def _remembered():
             lines = kept.read().split("\n")
     except OSError:
         lines = []
-    return [line for line in lines if line] + [" ".join(cards) for cards in _SEEN]
+    return [line.partition(" #")[0] for line in lines if line] + [" ".join(cards) for cards in _SEEN]
 
 
 def resolve_war(p1: Queue[str], p2: Queue[str], c1: str, c2: str, rules: Rules = DEFAULT_RULES) -> str:
