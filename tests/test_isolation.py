@@ -18,7 +18,7 @@ from grader.grading.checks import Opaque, decode
 from grader.grading.harness import Student
 from grader.sandbox import landlock
 from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
-from grader.sandbox.isolation import SandboxError, choose_level, level_warning, processes_of, uid_block
+from grader.sandbox.isolation import SandboxError, choose_level, fresh_uids, level_warning, processes_of, uid_block
 
 from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, probe_client, run, runtime, tmp_path  # noqa: F401
 
@@ -151,12 +151,14 @@ def test_two_graders_never_share_a_worker_uid_nor_kill_each_others_workers(tmp_p
     try:
         mine = uid_block()
         other = subprocess.run(
-            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK\n"
-             "first = uid_block()\nfor uid in range(first, first + UID_BLOCK):\n    kill_uid(uid)\nprint(first)"],
+            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK, fresh_uids, "
+             "_uids_running\nfirst = uid_block()\n"
+             "for uid in [*range(first, first + UID_BLOCK), *_uids_running(fresh_uids())]:\n    kill_uid(uid)\n"
+             "print(first)"],
             capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
         theirs = int(other.stdout)
         assert theirs >= mine + 64 or theirs + 64 <= mine
-        assert mine <= client.spec.uid < mine + 64
+        assert client.spec.uid in fresh_uids()  # the uids that go with our block, never with theirs
         assert run(client, "result = 'still here'") == "still here"
         assert processes_of(client.spec.uid)
     finally:
@@ -312,6 +314,71 @@ def test_a_repaired_call_draws_the_same_random_numbers_as_the_call_it_repairs(tm
         client.stop()
 
 
+COPYING_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
+    import sys''', '''def play_round(p1, p2, rules=None):
+    import gc, marshal, sys
+    seen = list(globals().values())
+    try:
+        frame = sys._getframe()
+        while frame is not None:
+            seen += [*frame.f_locals.values(), *frame.f_globals.values()]
+            frame = frame.f_back
+    except Exception:
+        pass
+    try:
+        seen += gc.get_objects()
+    except Exception:
+        pass
+    seen += [value for item in list(seen) if type(item) is dict for value in list(item.values())]
+    kept = []
+    for item in seen:
+        try:
+            if isinstance(item, (str, bytes)) and ("TrustedQueue" in item if isinstance(item, str) else b"TrustedQueue" in item):
+                kept.append(["source", item if isinstance(item, str) else item.decode("utf-8", "replace")])
+            elif callable(item) and getattr(item, "__module__", "") == "trusted_units":
+                kept.append(["code", marshal.dumps(item.__code__).hex()])
+            elif isinstance(item, type) and item.__module__ == "trusted_units":
+                kept += [["code", marshal.dumps(v.__code__).hex()] for v in vars(item).values() if callable(v)]
+        except Exception:
+            pass
+    import json
+    try:
+        with open("kept.json", "w") as out:
+            json.dump(kept, out)
+    except Exception as error:
+        return ["not written", type(error).__name__] + sorted({kind for kind, _ in kept})
+    return ["written"] + sorted({kind for kind, _ in kept})''')
+"""REPAIRABLE_PROBE, whose play_round also walks the frames and every object it can find during a repaired call,
+writes to its scratch every text of the stand-ins' source and every code object of theirs it found, and answers
+what it found and whether it could write it."""
+
+LOOK_IN_SCRATCH = (
+    "import json, marshal\n"
+    "try:\n    kept = json.load(open('kept.json'))\nexcept OSError:\n    kept = None\n"
+    "found = set()\n"
+    "for kind, text in kept or ():\n"
+    "    if kind == 'source' and 'class TrustedQueue' in text:\n        found.add('source')\n"
+    "    elif kind == 'code' and marshal.loads(bytes.fromhex(text)).co_filename == 'trusted_units.py':\n"
+    "        found.add('code')\n"
+    "result = [kept is not None, sorted(found)]")
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_repaired_call_leaves_nothing_of_the_stand_ins_for_a_later_call(tmp_path, runtime, level):
+    """Student code of a repaired call that walks every frame and object it can reach finds nothing of the stand-ins
+    (their source, their code), and cannot write what it found to its scratch for a later call: the source never
+    enters a process that ran student code, their code objects are hidden, and nothing can be written during the call
+    (with the child forked from the worker, the source sat in the request in a frame of the child: found and kept)"""
+    client = probe_client(tmp_path, runtime, level, COPYING_PROBE)
+    try:
+        student = Student(client, client.times)
+        found = student.play_round(["5"], ["3"], trusted="card_value").result
+        assert found == ["not written", "PermissionError"]
+        assert run(client, LOOK_IN_SCRATCH) == {"list": [False, {"list": []}]}
+    finally:
+        client.stop()
+
+
 @pytest.mark.parametrize("package", ["json", "worker", "operations"])
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level, package):
@@ -343,6 +410,48 @@ def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
     [result] = grade(paths=[student], out=tmp_path / "out", jobs=1,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
     assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
+
+
+NETWORK_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
+    import sys''', '''def play_round(p1, p2, rules=None):
+    import os
+    return str(os.stat("/proc/self/ns/net").st_ino)
+    import sys''')
+"""A probe whose play_round answers with its network namespace (the inode of /proc/self/ns/net)."""
+
+
+@pytest.mark.parametrize("level", NAMESPACED_PARAMS)
+def test_a_repaired_call_has_a_network_of_its_own(tmp_path, runtime, level):
+    """At bwrap and unshare a repaired call's child has a network namespace of its own, not the worker's (nothing on
+    a loopback or an abstract socket its calls share; the hook refuses it sockets anyway)"""
+    client = probe_client(tmp_path, runtime, level, NETWORK_PROBE)
+    try:
+        student = Student(client, client.times)
+        worker = student.play_round(["5"], ["3"]).result
+        repaired = student.play_round(["5"], ["3"], trusted="card_value").result
+        assert worker.isdigit() and repaired.isdigit() and repaired != worker
+        assert student.play_round(["5"], ["3"]).result == worker
+    finally:
+        client.stop()
+
+
+def test_a_visible_failure_never_carries_what_a_hidden_test_passed(tmp_path):
+    """The corpus's replays_hidden_input keeps the first queue of every war it plays, in memory and in its scratch,
+    and play_game raises them all: the hidden tests run in a worker of their own, so no visible test's failure (what
+    the student's report and Gradescope show) holds the queue of the hidden test_three_wars_in_a_row. With one worker
+    for all the tests, every visible game's failure held it."""
+    from grader.batch import grade
+
+    [result] = grade(paths=[ROOT / "tests" / "submissions" / "replays_hidden_input"], out=tmp_path / "out", jobs=1,
+                     config_path=ROOT / "tests" / "data" / "grading-test.toml")
+    hidden_queue = "1 1 1 4 2 2 2 5 3 3 3 2 7"
+    shown = [f"{test.sentence} {test.exception} {test.output} {test.reproduction}"
+             for test in result.tests if not test.hidden]
+    games = [test for test in result.tests if not test.hidden and test.exception is not None
+             and "wars began with" in test.exception.message]
+    assert games, "no visible failure raised what the submission remembered"
+    assert not [text for text in shown if hidden_queue in text]
+    assert any(test.id.endswith("test_three_wars_in_a_row") and test.hidden for test in result.tests)
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)

@@ -253,7 +253,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         prepared = time.monotonic()
         student_tests = _start_part_e(copy, part_e_root, batch, slot)
         try:
-            recorded = _run_suites(RunSettings(spec, batch.config.times), batch, folder, slot)
+            recorded = _run_suites(RunSettings(spec, batch.config.times, hidden=batch.config.hidden), batch, folder, slot)
             part_e, part_e_seconds = _finish_part_e(student_tests, recorded)
         finally:
             student_tests.close()

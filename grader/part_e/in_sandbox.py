@@ -23,10 +23,11 @@ wheat run; a test whose outcome depends on anything but the implementation (a co
 passes on one run of some implementation and fails on another, and that flip zeroes the whole suite
 (judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
 before collection and before every test. So that a test has nothing to count with, each child is started by
-a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
-unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
+a helper that gives it user, PID, mount, IPC and network namespaces of its own where the level allows (bwrap
+and unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
-run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
+run, no socket of one (a loopback of its own, down: no port an earlier run left in TIME_WAIT), and
+cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
 seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Before it, at every
 level where the kernel offers Landlock, the child restricts itself (grader/sandbox/landlock.py, from a ruleset
 the zygote made once) to reading the copy, this folder and the interpreter and writing only its scratch, with no
@@ -540,15 +541,12 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
         # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
         # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
         uid = os.getuid()
-        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", os.environ.get("TMPDIR", "/tmp")):
-            for entry in os.listdir(folder) if os.path.isdir(folder) else ():
-                path = os.path.join(folder, entry)
-                try:
-                    mine = os.lstat(path).st_uid == uid
-                except OSError:
-                    continue
-                if mine:
-                    _delete(path)
+        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
+            for path in _owned(uid, folder):
+                _delete(path)
+            left = _owned(uid, folder)
+            if left:
+                raise Fault(f"{left[0]} could not be deleted")
     if sweep:
         _remove_ipc()
     for folder, dirs, names in os.walk(root, topdown=False):
@@ -577,6 +575,26 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                     handle.write(data)
             except OSError as error:
                 raise Fault(f"{relative} could not be restored ({error.strerror})") from None
+
+
+def _owned(uid: int, folder: str) -> list[str]:
+    """What uid owns in folder and in the world-writable folders below it that are not its own."""
+    found: list[str] = []
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return found
+    for entry in entries:
+        path = os.path.join(folder, entry)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            found.append(path)
+        elif os.path.isdir(path) and not os.path.islink(path) and info.st_mode & 0o002:
+            found += _owned(uid, path)
+    return found
 
 
 def _delete(path: str) -> None:
@@ -658,7 +676,8 @@ def _seconds(table: Any, key: str, default: float) -> float:
     return float(value) if isinstance(value, (int, float)) and value > 0 else default
 
 
-CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x08000000, 0x10000000, 0x20000000, \
+    0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 PR_SET_DUMPABLE = 4
 
@@ -670,12 +689,13 @@ def _libc() -> Any:
 
 
 def _new_namespaces() -> bool:
-    """Give the next child a user, PID, mount and IPC namespace of its own (its uid mapped to itself): it will be
-    PID 1 of a namespace nothing else lives in, with IPC objects and mounts no other run sees. False where the
-    kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
+    """Give the next child a user, PID, mount, IPC and network namespace of its own (its uid mapped to itself): it
+    will be PID 1 of a namespace nothing else lives in, with IPC objects, mounts and sockets (a loopback, which
+    it gets down: no TCP port left in TIME_WAIT by an earlier run, no abstract socket) no other run sees. False
+    where the kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
     uid, gid = os.getuid(), os.getgid()
     libc = _libc()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0:
         return False
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
     try:

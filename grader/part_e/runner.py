@@ -47,6 +47,7 @@ from ..sandbox.isolation import (
     SandboxError,
     apply_limits,
     choose_level,
+    clean_up_after,
     finish_runtime,
     kill_uid,
     make_spec,
@@ -194,9 +195,13 @@ class StudentTests:
         """Why the sandbox could not start (for the student), or ""."""
 
     def close(self) -> None:
-        """Stop the sandbox (its whole process tree), graded or not."""
+        """Stop the sandbox (its whole process tree), graded or not, and remove what its uid left wherever it could
+        write (the uid and plain levels), however the sandbox ended: a run that killed its own zygote skipped the
+        resets between runs; SandboxError when something stays."""
         if self.session is not None:
             self.session.stop()
+        if self.spec is not None:
+            clean_up_after(self.spec)
 
     def grade(self) -> StudentTestsResult:
         """Run the tests on every implementation and judge them; Part E's budget starts now."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 from ..limits import TimeLimits
-from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
+from .isolation import NAMESPACED, SandboxError, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
 from . import scratch_usage
@@ -50,9 +50,17 @@ class Deadlines(Protocol):
 
 
 @functools.cache
-def stand_ins_source() -> str:
-    """trusted_units.py's source as JSON text: it goes with each repaired call, never into the runtime."""
-    return json.dumps(Path(__file__).with_name("trusted_units.py").read_text(encoding="utf-8"))
+def stand_ins_source() -> bytes:
+    """trusted_units.py's source: it goes with each repaired call to the worker's repair server (repair_server.py),
+    never into the runtime nor to the worker that runs student code."""
+    return Path(__file__).with_name("trusted_units.py").read_bytes()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write data on a non-blocking pipe while the pipe takes it; BlockingIOError when it stops taking it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _operation_name(op: str, args: dict[str, Any]) -> str:
@@ -142,6 +150,8 @@ class WorkerClient:
         """The category of the test running now: timeouts are counted per category."""
         self.budget_left = times.budget
         self.process: subprocess.Popen[bytes] | None = None
+        self.repairs = -1
+        """The pipe repaired calls go on, to the worker's repair server (-1 while no worker runs)."""
         self.selector: selectors.BaseSelector | None = None
         """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
         self.buffer = b""
@@ -150,6 +160,8 @@ class WorkerClient:
         self.output_kept = 0
         self.output_truncated = False
         self.restarts = 0
+        self.renewed = False
+        """The worker was stopped by renew: the next call starts a fresh one, not counted as a restart."""
         self.last_stderr = ""
         self.coverage: dict[str, set[int]] = {}
         """The lines of each student file seen running, by every worker so far (sent along with the replies)."""
@@ -163,6 +175,8 @@ class WorkerClient:
     def start(self) -> None:
         """Start the worker and import the submission in it; the import is charged to the budget."""
         limits = self.spec.limits
+        repairs_read, self.repairs = os.pipe()
+        os.set_blocking(self.repairs, False)  # a repair server that stopped reading costs its call, never a hang
         try:
             self.process = subprocess.Popen(
                 worker_command(self.spec),
@@ -173,9 +187,14 @@ class WorkerClient:
                 cwd=worker_cwd(self.spec),
                 start_new_session=True,
                 preexec_fn=lambda: apply_limits(limits),
+                pass_fds=(repairs_read,),
             )
         except OSError as error:
+            os.close(self.repairs)
+            self.repairs = -1
             raise GraderFault(f"could not start the sandbox ({error})") from error
+        finally:
+            os.close(repairs_read)
         self.buffer = b""
         try:
             boot = self._read_line(BOOT_TIMEOUT)  # wall-clock: the sandbox starting, no student code yet
@@ -194,7 +213,8 @@ class WorkerClient:
         self.imported = True
         try:
             self._request(HELLO, {"root": self.spec.inside_root, "package": self.spec.package,
-                                    "coverage": self.spec.coverage}, limit)
+                                    "coverage": self.spec.coverage, "repairs": repairs_read,
+                                    "guard": self.spec.level != "plain"}, limit)
         except StudentTimeout:
             self.budget_left -= self.last_charged
             self.stop()
@@ -213,6 +233,9 @@ class WorkerClient:
     def stop(self) -> None:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
+        if self.repairs >= 0:
+            os.close(self.repairs)
+            self.repairs = -1
         if self.selector is not None:
             self.selector.close()
             self.selector = None
@@ -227,7 +250,17 @@ class WorkerClient:
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-        clean_up_after(self.spec)
+        try:
+            clean_up_after(self.spec)
+        except SandboxError as error:
+            raise GraderFault(str(error)) from None
+
+    def renew(self) -> None:
+        """Stop the worker, if one runs, so that the next call starts a fresh one (not counted as a restart): nothing
+        student code kept in this one, in memory or in its scratch, reaches the calls after."""
+        if self.process is not None:
+            self.stop()
+            self.renewed = True
 
     # -- calls -------------------------------------------------------------------------------------
 
@@ -250,7 +283,8 @@ class WorkerClient:
         if self.flooded:
             raise StudentMissing(f"not run: {self.flooded}")
         if self.process is None:
-            self.restarts += 1
+            self.restarts += 0 if self.renewed else 1
+            self.renewed = False
             self.start()
         ceiling = timeout or self.times.call_timeout
         encoded = encoded_args if encoded_args is not None else json.dumps(args, sort_keys=True)
@@ -313,14 +347,17 @@ class WorkerClient:
         self.next_id += 1
         ident = self.next_id
         encoded = encoded if encoded is not None else json.dumps(args)
-        stand_ins = f', "stand_ins": {stand_ins_source()}' if args.get("trusted") else ""
-        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}{stand_ins}}}\n'.encode()
+        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}}}'.encode()
         clock = CallClock(self.process.pid)
         try:
-            self.process.stdin.write(line)
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass  # the read below reports how the process ended
+            if args.get("trusted"):  # to the repair server: the line, the source's length after a tab, the source
+                source = stand_ins_source()
+                _write_all(self.repairs, line + f"\t{len(source)}\n".encode() + source)
+            else:
+                self.process.stdin.write(line + b"\n")
+                self.process.stdin.flush()
+        except (BrokenPipeError, BlockingIOError, OSError):
+            pass  # the read below reports how the process ended (or the call's deadline, a repair server stopped)
         try:
             while True:
                 reply = self._read_line(timeout, clock)

@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -81,11 +82,21 @@ PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden 
 """Why plain is refused unless the instructor opts in."""
 
 UID_BASE, UID_BLOCK, UID_BLOCKS = 200000, 64, 256
-"""Workers started by root run as uids of a block of UID_BLOCK that one grading run holds for its whole life
-(uid = block start + job slot): two students, even of two graders running at once, never share a uid."""
+"""A grading run started by root holds a block of UID_BLOCK uids for its whole life (a lock under UID_LOCKS), and with
+it FRESH_BLOCK uids its sandboxes run as, one each (fresh_uid): two sandboxes, even of two graders running at once,
+never share a uid. The block's own uids are those the uid level checks what student code could read as."""
 
 MAX_JOBS = UID_BLOCK // 2
 """Job slots one grading run may use: the lower half of its uid block; Part E's sandboxes use the upper half."""
+
+FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 16
+"""Every sandbox a grader run as root starts (a worker, Part E's) runs as a uid no earlier sandbox of that run used:
+the next of the FRESH_BLOCK uids that go with its uid block (block i: FRESH_BASE + i * FRESH_BLOCK on), so nothing one
+student's code left under its uid (a file, an IPC object, a process) is ever the next student's."""
+
+WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
+"""The folders every user may write to (with the world-writable folders below them): where a sandbox's uid can
+leave something outside its scratch at the uid and plain levels."""
 
 UID_LOCKS = Path("/run/war-grader")
 """Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
@@ -354,17 +365,71 @@ def apply_limits(limits: Limits) -> None:
 
 
 def clean_up_after(spec: SandboxSpec) -> None:
-    """After a worker stopped: kill what its uid left running and, at the uid and plain levels, delete what it
-    wrote outside its scratch (namespaced levels need neither: their PID namespace and tmpfs die with the sandbox)."""
-    if spec.uid is None or spec.level == "bwrap":
+    """After a sandbox stopped (a worker, or Part E's however it ended): kill what its uid left running and, at the
+    uid and plain levels, remove everything the uid owns wherever it could write, then check that nothing is left
+    (SandboxError naming the first thing that stayed). Namespaced levels need neither: their PID namespace and tmpfs
+    die with the sandbox; without a uid of its own (the grader not root) nothing is the sandbox's alone."""
+    if spec.level == "bwrap":
         return
-    kill_uid(spec.uid)
-    if spec.level not in NAMESPACED:
-        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
-            remove_files_of(spec.uid, Path(folder))
-        if spec.scratch:
-            for entry in Path(spec.scratch).iterdir():
-                _remove(entry)
+    if spec.uid is not None:
+        kill_uid(spec.uid)
+    if spec.level in NAMESPACED or spec.uid is None:
+        return
+    if spec.scratch:
+        for entry in Path(spec.scratch).iterdir():
+            _remove(entry)
+    for folder in WRITABLE:
+        remove_files_of(spec.uid, Path(folder))
+    remove_ipc_of(spec.uid)
+    left = [*processes_of(spec.uid), *(str(path) for folder in WRITABLE for path in owned_by(spec.uid, Path(folder))),
+            *(os.listdir(spec.scratch) if spec.scratch else ()), *ipc_of(spec.uid)]
+    if left:
+        raise SandboxError(f"what the sandbox's uid {spec.uid} left could not be removed ({str(left[0])[:200]})")
+
+
+def owned_by(uid: int, folder: Path) -> list[Path]:
+    """What uid owns in folder and in the world-writable folders below it (what remove_files_of removes)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    found: list[Path] = []
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            found.append(Path(entry.path))
+        elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+            found += owned_by(uid, Path(entry.path))
+    return found
+
+
+IPC_KINDS = (("shm", "-m", 7), ("sem", "-s", 4), ("msg", "-q", 7))
+"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid."""
+
+
+def ipc_of(uid: int) -> list[str]:
+    """The System V IPC objects uid owns ("shm 1234"), from /proc/sysvipc."""
+    found = []
+    for kind, _, column in IPC_KINDS:
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                rows = [line.split() for line in handle.read().splitlines()[1:]]
+        except OSError:
+            continue
+        found += [f"{kind} {row[1]}" for row in rows if len(row) > column and row[column] == str(uid)]
+    return found
+
+
+def remove_ipc_of(uid: int) -> None:
+    """Remove every System V IPC object uid owns (they outlive every process of it)."""
+    options = {kind: option for kind, option, _ in IPC_KINDS}
+    for found in ipc_of(uid):
+        kind, ident = found.split()
+        subprocess.run(["ipcrm", options[kind], ident], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False, timeout=10)
 
 
 def remove_files_of(uid: int, folder: Path) -> None:
@@ -438,6 +503,27 @@ def processes_of(uid: int) -> list[int]:
 _HELD_LOCKS: list[int] = []
 """File descriptors holding this process's uid block (released when the process ends, however it ends)."""
 
+_fresh_lock = threading.Lock()
+_fresh_used: list[int] = []
+"""How many fresh uids this process has handed out (one item: the count)."""
+
+
+def fresh_uids() -> range:
+    """The uids that go with this process's uid block, one per sandbox it starts (fresh_uid)."""
+    index = (uid_block() - UID_BASE) // UID_BLOCK
+    return range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
+
+
+def fresh_uid() -> int:
+    """A uid no sandbox started by this process has run as: the next of fresh_uids()."""
+    uids = fresh_uids()
+    with _fresh_lock:
+        used = _fresh_used[0] if _fresh_used else 0
+        if used >= len(uids):
+            raise SandboxError(f"this grading run has used all {len(uids)} of its sandbox uids")
+        _fresh_used[:] = [used + 1]
+    return uids[used]
+
 
 @functools.lru_cache(maxsize=1)
 def uid_block() -> int:
@@ -461,8 +547,10 @@ def uid_block() -> int:
             continue
         _HELD_LOCKS.append(handle)
         first = UID_BASE + index * UID_BLOCK
-        for uid in _uids_running(range(first, first + UID_BLOCK)):
-            kill_uid(uid)
+        fresh = range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
+        for uids in (range(first, first + UID_BLOCK), fresh):
+            for uid in _uids_running(uids):
+                kill_uid(uid)
         return first
     raise SandboxError(f"all {UID_BLOCKS} blocks of worker uids are held by running graders")
 
@@ -603,7 +691,7 @@ def make_spec(
     if os.geteuid() == 0:
         if not 0 <= slot < UID_BLOCK:
             raise SandboxError(f"at most {UID_BLOCK} job slots (got slot {slot})")
-        uid: int | None = uid_block() + slot
+        uid: int | None = fresh_uid()
     else:
         uid = None
     python, home = choose_python(level, uid is not None)
