@@ -26,8 +26,11 @@ before collection and before every test. So that a test has nothing to count wit
 a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
 unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
-run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
-seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
+run, and cannot undo any of it (its capabilities are dropped). Each child installs the system call allowlist
+(grader/sandbox/syscall_allowlist.py, compiled by the trusted side; seccomp_bpf.py installs it with the child's
+own pid): no keyring (kernel keys outlive every namespace), System V or POSIX IPC, socket, or call aimed at
+another process (the zygote's limits, priority or affinity), and the zygote, which runs no student code,
+installs none, so no run can reach it. Where the
 namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
 stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
 descriptors are the same in every run.
@@ -434,8 +437,12 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
             _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
-        if not seccomp_bpf.deny_keyring() and seccomp_bpf.supported():
-            _send(fd, {"fault": "the keyring filter could not be installed"})
+        try:  # each run installs its own, with its own pid: the zygote has none, so no run can reach it
+            if not seccomp_bpf.install_allowlist():
+                _send(fd, {"fault": "the system call allowlist is missing from the runtime"})
+                return
+        except OSError:
+            _send(fd, {"fault": "the system call allowlist could not be installed"})
             return
         line = sys.stdin.buffer.readline()
         payload: Any = json.loads(line) if line.strip() else None
