@@ -92,6 +92,9 @@ ALLOWED = (
           ("fork", "vfork", "wait4", "waitid", "exit", "exit_group", "set_tid_address", "set_robust_list", "rseq",
            "futex", "arch_prctl")),
     Group("randomness: os.urandom, hash seeds, random", ("getrandom",)),
+    Group("confining oneself further: Landlock's three calls (main's landlock.py confines the worker after this "
+          "filter is installed); they can only take rights away",
+          ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self")),
     Group("starting a program (subprocess; the channel census starts its probe so): the filter and no_new_privs "
           "stay across exec, so the program gains nothing", ("execve", "execveat")),
 )
