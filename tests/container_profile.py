@@ -22,16 +22,16 @@ import ctypes
 import errno
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
-from grader.sandbox import seccomp_bpf  # noqa: E402
-from grader.sandbox.seccomp_bpf import ALLOW, ARCH, ARG0, ERRNO, JEQ, JSET, LOAD, NR, RET, X32_BIT, JGE  # noqa: E402
+import pyseccomp  # noqa: E402
 
-CLONE_NEW = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080
-"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET and NEWTIME."""
+from grader.sandbox import seccomp_bpf  # noqa: E402
+from grader.sandbox.syscall_allowlist import CLONE_NEW  # noqa: E402
 
 PR_CAPBSET_DROP, CAP_SYS_ADMIN = 24, 21
 
@@ -41,21 +41,24 @@ LANDLOCK_CALLS = (444, 445, 446)
 
 
 def container_filter(*, landlock: bool = True) -> bytes:
-    """Docker's default profile as far as namespaces go; every other call allowed. Without landlock, Landlock's
-    calls fail with ENOSYS, as under Docker's profile before 2022: a kernel without Landlock, as student code sees
-    it."""
-    arch, calls = seccomp_bpf.numbers()
-    return seccomp_bpf.assemble([
-        (LOAD, 0, 0, ARCH), (JEQ, 0, "eperm", arch),
-        (LOAD, 0, 0, NR), (JGE, "eperm", 0, X32_BIT),
-        *([] if landlock else [(JEQ, "enosys", 0, number) for number in LANDLOCK_CALLS]),
-        (JEQ, "eperm", 0, calls["unshare"]), (JEQ, "eperm", 0, calls["setns"]),
-        (JEQ, "enosys", 0, calls["clone3"]), (JEQ, 0, "allow", calls["clone"]),
-        (LOAD, 0, 0, ARG0), (JSET, "eperm", "allow", CLONE_NEW),
-        "eperm", (RET, 0, 0, ERRNO | errno.EPERM),
-        "enosys", (RET, 0, 0, ERRNO | errno.ENOSYS),
-        "allow", (RET, 0, 0, ALLOW),
-    ])
+    """Docker's default profile as far as namespaces go, compiled by libseccomp; every other call allowed. Without
+    landlock, Landlock's calls fail with ENOSYS, as under Docker's profile before 2022: a kernel without Landlock,
+    as student code sees it."""
+    eperm = pyseccomp.ERRNO(errno.EPERM)
+    profile = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
+    profile.set_attr(pyseccomp.Attr.ACT_BADARCH, eperm)
+    for name in ("unshare", "setns"):
+        profile.add_rule(eperm, name)
+    profile.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    if not landlock:
+        for number in LANDLOCK_CALLS:
+            profile.add_rule(pyseccomp.ERRNO(errno.ENOSYS), number)
+    for bit in (1 << shift for shift in range(32) if CLONE_NEW >> shift & 1):
+        profile.add_rule(eperm, "clone", pyseccomp.Arg(0, pyseccomp.MASKED_EQ, bit, bit))
+    with tempfile.TemporaryFile() as file:
+        profile.export_bpf(file)
+        file.seek(0)
+        return file.read()
 
 
 COVERED = ("/work", "/tmp", "/home")

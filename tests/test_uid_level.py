@@ -35,8 +35,12 @@ pytestmark = pytest.mark.skipif(not available("uid"), reason="the uid level need
 CHEATS = ("reads_hidden_tests", "writes_grader_folders", "fork_bomb", "memory_bomb")
 """The corpus's cheats that attack the sandbox itself, each graded beside its honest twin."""
 
-CLASS = (*CHEATS, *(f"{name}__honest" for name in CHEATS), "infinite_loop_in_war", "tests_thorough", "tests_weak",
-         "tests_prints_reference")
+PART_E_CHEATS = ("prlimits_zygote",)
+"""Attacks on Part E that only the uid level lets reach the zygote (its runs get no PID namespace in a container),
+pinned at most at their honest twin's score."""
+
+CLASS = (*CHEATS, *PART_E_CHEATS, *(f"{name}__honest" for name in (*CHEATS, *PART_E_CHEATS)),
+         "infinite_loop_in_war", "tests_thorough", "tests_weak", "tests_prints_reference")
 """A class for `war-grader grade` in a container: the cheats and their twins, a never-ending call, and Part E."""
 
 
@@ -70,7 +74,7 @@ def test_the_container_keeps_a_checkout_that_is_a_mount_of_its_own():
 
 
 def test_a_uid_worker_reads_no_secret_has_its_own_scratch_and_no_network(tmp_path, runtime):
-    """As its own uid: the suites, reference, settings and checkout unreadable, cwd its own, sockets refused"""
+    """As its own uid: the suites, reference, settings and checkout unreadable, cwd its own, every socket refused"""
     client = probe_client(tmp_path, runtime, "uid")
     secrets = [PROJECT / "grader" / "grading" / "suites" / "test_forced_war.py", PROJECT / "reference" / "game.py",
                PROJECT / "grader" / "grading.toml", PROJECT / "pyproject.toml"]
@@ -85,11 +89,12 @@ def test_a_uid_worker_reads_no_secret_has_its_own_scratch_and_no_network(tmp_pat
         assert run(client, code) == {"list": [True, True, "0o700"]}
         code = ("import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n"
                 "    result = 'connected'\nexcept OSError as error:\n    result = type(error).__name__\n"
-                "a, b = socket.socketpair()\na.send(b'ok')\nresult = [result, b.recv(2).decode()]\n"
+                "try:\n    socket.socketpair()\n    result = [result, 'paired']\n"
+                "except OSError as error:\n    result = [result, type(error).__name__]\n"
                 "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"  # io_uring opens sockets by itself
                 "params = ctypes.create_string_buffer(120)\n"
-                "result.append(libc.syscall(425, 8, params) == -1 and ctypes.get_errno() == 13)")
-        assert run(client, code) == {"list": ["PermissionError", "ok", True]}
+                "result.append(libc.syscall(425, 8, params) == -1 and ctypes.get_errno() in (1, 13))")
+        assert run(client, code) == {"list": ["PermissionError", "PermissionError", True]}  # the allowlist: no socket
     finally:
         client.stop()
 
@@ -126,9 +131,12 @@ def test_war_grader_grade_in_a_container_scores_the_corpus_as_bubblewrap_does():
         with open(folder / "out" / "grades.csv", encoding="utf-8") as handle:
             rows = {row["student"]: row for row in csv.DictReader(handle)}
         scores = {name: float(rows[name]["score"]) for name in CLASS}
-        assert scores == {name: EXPECTED[name]["score"] for name in CLASS}
-        for cheat in CHEATS:
+        pinned = [name for name in CLASS if EXPECTED[name]["score"] is not None]
+        assert {name: scores[name] for name in pinned} == {name: EXPECTED[name]["score"] for name in pinned}
+        for cheat in (*CHEATS, *PART_E_CHEATS):
             assert scores[cheat] <= scores[f"{cheat}__honest"]
+        for cheat in PART_E_CHEATS:
+            assert float(rows[cheat]["student_tests"]) <= float(rows[f"{cheat}__honest"]["student_tests"])
         assert float(rows["tests_thorough"]["student_tests"]) == 20  # Part E works at this level
         for name in CLASS:
             extra = json.loads((folder / "out" / name / "results.json").read_text(encoding="utf-8"))["extra_data"]

@@ -18,7 +18,7 @@ PACKAGES = ("grader", "reference", "starter")
 """What war-grader installs: the grader needs the reference (expected values) and the starter (check)."""
 
 DISTRIBUTION = "war-grader"
-FALLBACK_REQUIREMENTS = ("pytest>=8", "pytest-timeout>=2.3", "jinja2>=3.1", "coverage>=7.4")
+FALLBACK_REQUIREMENTS = ("pytest>=8", "pytest-timeout>=2.3", "jinja2>=3.1", "coverage>=7.4", "pyseccomp>=0.1.2")
 """Used only when the installed metadata cannot be read (it should always be there)."""
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)

@@ -27,11 +27,14 @@ a helper that gives it user, PID, mount, IPC and network namespaces of its own w
 and unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
 run, no socket of one (a loopback of its own, down: no port an earlier run left in TIME_WAIT), and
-cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
-seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Before it, at every
-level where the kernel offers Landlock, the child restricts itself (grader/sandbox/landlock.py, from a ruleset
-the zygote made once) to reading the copy, this folder and the interpreter and writing only its scratch, with no
-TCP, and signals and abstract sockets kept within the run. Where the
+cannot undo any of it (its capabilities are dropped). At every level where the kernel offers Landlock, the
+child restricts itself (grader/sandbox/landlock.py, from a ruleset the zygote made once) to reading the copy,
+this folder and the interpreter and writing only its scratch, with no TCP, and signals and abstract sockets
+kept within the run. Then it installs the system call allowlist (grader/sandbox/syscall_allowlist.py, compiled
+by the trusted side; seccomp_bpf.py installs it with the child's own pid): no keyring (kernel keys outlive
+every namespace), System V or POSIX IPC, socket, or call aimed at another process (the zygote's limits,
+priority or affinity), and the zygote, which runs no student code, installs none, so no run can reach it.
+Where the
 namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
 stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
 descriptors are the same in every run.
@@ -451,8 +454,12 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             except OSError as error:
                 _send(fd, {"fault": f"Landlock could not be applied ({error})"})
                 return
-        if not seccomp_bpf.deny_keyring() and seccomp_bpf.supported():
-            _send(fd, {"fault": "the keyring filter could not be installed"})
+        try:  # each run installs its own, with its own pid: the zygote has none, so no run can reach it
+            if not seccomp_bpf.install_allowlist():
+                _send(fd, {"fault": "the system call allowlist is missing from the runtime"})
+                return
+        except OSError:
+            _send(fd, {"fault": "the system call allowlist could not be installed"})
             return
         line = sys.stdin.buffer.readline()
         payload: Any = json.loads(line) if line.strip() else None

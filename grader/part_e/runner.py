@@ -45,6 +45,7 @@ from ..sandbox.isolation import (
     UID_BLOCK,
     Limits,
     SandboxError,
+    add_allowlist,
     apply_limits,
     choose_level,
     clean_up_after,
@@ -132,6 +133,7 @@ def make_runtime(folder: Path) -> Path:
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
         for name in ("process_clock.py", "seccomp_bpf.py", "landlock.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
+        add_allowlist(folder)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
             module = __import__(name)

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from . import landlock, seccomp_bpf
+from . import landlock, seccomp_bpf, syscall_allowlist
 from .worker import NEIGHBOURS
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
@@ -640,13 +640,23 @@ def _others_can_run(path: str) -> bool:
 
 
 def make_runtime(folder: Path) -> Path:
-    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py, landlock.py and their .pyc, shared by
-    a batch's workers."""
+    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py with the system call allowlist it
+    installs, landlock.py, and their .pyc, shared by a batch's workers."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("worker", *NEIGHBOURS, "seccomp_bpf", "landlock"):
         shutil.copy(Path(__file__).with_name(f"{name}.py"), folder / f"{name}.py")
+    add_allowlist(folder)
     finish_runtime(folder, scripts=())
     return folder
+
+
+def add_allowlist(folder: Path) -> None:
+    """Write the system call allowlist beside the seccomp_bpf.py already in folder; SandboxError (one line) where
+    it cannot be had: no student code runs without it."""
+    try:
+        syscall_allowlist.write_program(folder)
+    except syscall_allowlist.Unavailable as error:
+        raise SandboxError(str(error)) from None
 
 
 def finish_runtime(folder: Path, *, scripts: tuple[str, ...]) -> None:

@@ -8,7 +8,8 @@ secret the caller names (grader/hidden.py: the grader, the reference and their c
 folder; the class's submissions and OUT), is made unreadable to
 every other user and checked, as one of those uids, before the first submission: the level refuses in one line
 when it cannot be. The network is taken away with a seccomp filter (socket() for anything but AF_UNIX, and
-io_uring, fail) where the kernel allows one.
+io_uring, fail) installed before the worker starts, and the system call allowlist that the worker and Part E's
+runs install refuses every socket (grader/sandbox/syscall_allowlist.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from . import seccomp_bpf
+from . import seccomp_bpf, syscall_allowlist
 from .isolation import UID_BLOCK, SandboxError, choose_python, uid_block
 
 LEVEL = "uid"
@@ -49,10 +50,12 @@ def works() -> bool:
 
 @functools.lru_cache(maxsize=1)
 def network_filter() -> bytes | None:
-    """The seccomp program that takes the network away, or None where this kernel or machine cannot have one."""
-    if not seccomp_bpf.supported():
+    """The seccomp program that takes the network away, or None where this kernel or machine cannot have one (the
+    system call allowlist every worker installs refuses every socket all the same)."""
+    try:
+        program = syscall_allowlist.no_network_program()
+    except syscall_allowlist.Unavailable:
         return None
-    program = seccomp_bpf.no_network_filter()
     try:  # tried once, in a child, so a kernel without seccomp is known before any worker starts
         done = subprocess.run(["true"], preexec_fn=lambda: seccomp_bpf.install(program), check=False,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20)

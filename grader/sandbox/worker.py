@@ -212,15 +212,15 @@ def _confine(package_root: str, scratch: str) -> None:
     sys.modules.pop("landlock", None)
 
 
-def _deny_keyring() -> None:
-    """No kernel key for student code: keys outlive the worker and belong to its uid, which a later student or
-    batch reuses (seccomp_bpf.py, beside this module in the runtime; absent when this module is run
-    elsewhere, as in the trusted side's own process)."""
+def _deny_by_default() -> None:
+    """Only the system calls of the allowlist from here on (seccomp_bpf.py and the compiled syscall_allowlist.bpf,
+    beside this module in the runtime; absent when this module is run elsewhere, as in the trusted side's own
+    process): no kernel keys, IPC objects, sockets or other processes' limits for student code."""
     try:
         import seccomp_bpf  # type: ignore[import-not-found]  # noqa: PLC0415
     except ImportError:
         return
-    seccomp_bpf.deny_keyring()
+    seccomp_bpf.install_allowlist()
     sys.modules.pop("seccomp_bpf", None)
 
 
@@ -235,7 +235,7 @@ def main(package_root: str = "", scratch: str = "") -> None:
     sys.setrecursionlimit(5000)
     if package_root:
         _confine(package_root, scratch)
-    _deny_keyring()
+    _deny_by_default()
     builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")  # type: ignore[assignment]
     _seed_unseeded()
     # Student code that imports __main__ (or worker, or a neighbour) finds an empty module (or its own, or a fresh
