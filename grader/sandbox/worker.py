@@ -107,8 +107,10 @@ def serve(requests, reply) -> None:
             send(reply, {"id": None, "ok": False, "fault": "bad request"})
             continue
         seed_randomness()
-        if op == "hello" and session is None and _type(args) is dict:
-            _start_repairs(args, reply)
+        if op == "hello" and session is None:
+            if _type(args) is dict:
+                _start_repairs(args, reply)
+            _deny_by_default()  # before the submission is imported; the repair server, forked above, has none
         answer, session = _answer(session, ident, op, args)
         send(reply, _with_output(answer, session, capture))
 
@@ -199,6 +201,10 @@ def send(reply, message: dict) -> None:
     reply.flush()
 
 
+_INSTALLED: set[str] = set()
+"""The filters this process has installed (at most once each)."""
+
+
 def _confine(package_root: str, scratch: str) -> None:
     """Landlock, before any student code and before the seccomp filters: from now on this process and all it
     starts read only the package, this runtime and the interpreter, and write only in scratch (landlock.py, beside
@@ -215,7 +221,12 @@ def _confine(package_root: str, scratch: str) -> None:
 def _deny_by_default() -> None:
     """Only the system calls of the allowlist from here on (seccomp_bpf.py and the compiled syscall_allowlist.bpf,
     beside this module in the runtime; absent when this module is run elsewhere, as in the trusted side's own
-    process): no kernel keys, IPC objects, sockets or other processes' limits for student code."""
+    process): no kernel keys, IPC objects, sockets or other processes' limits for student code. Installed once, at
+    the first hello, after the repair server is forked (its children, which need unshare for a network of their
+    own, install it themselves) and before the submission is imported."""
+    if "seccomp_bpf" in _INSTALLED:
+        return
+    _INSTALLED.add("seccomp_bpf")
     try:
         import seccomp_bpf  # type: ignore[import-not-found]  # noqa: PLC0415
     except ImportError:
@@ -235,7 +246,6 @@ def main(package_root: str = "", scratch: str = "") -> None:
     sys.setrecursionlimit(5000)
     if package_root:
         _confine(package_root, scratch)
-    _deny_by_default()
     builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")  # type: ignore[assignment]
     _seed_unseeded()
     # Student code that imports __main__ (or worker, or a neighbour) finds an empty module (or its own, or a fresh
