@@ -216,7 +216,7 @@ def test_plain_pytest_runs_the_public_tests_then_the_students_own_counted_apart(
                           capture_output=True, text=True, timeout=300)
     count = re.search(r"(\d+) tests? collected", ours.stdout)
     assert done.returncode == 0, done.stdout[-2000:]
-    assert count and (f"public tests (tests/contract/), what the Actions tab's points count: {count.group(1)} passed"
+    assert count and (f"public tests (tests/contract/), what each push's score counts: {count.group(1)} passed"
                       in done.stdout)
     assert "your own tests (Part E), not counted in those points: 2 passed, 4 skipped" in done.stdout
     examples = subprocess.run([str(pytest_only_bin / "python"), "-m", "pytest", "-q", "--collect-only",
