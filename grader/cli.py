@@ -16,9 +16,13 @@ from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingErr
                     parse_deadline, render, reveal_set)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
+from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
 from .results import CATEGORY_TITLES, GradeResult
+
+CLASSROOM_RETIRED = "2026-08-28"
+"""The day GitHub Classroom was retired: `export classroom` says so, and points at `export classroom50`."""
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 """0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
@@ -175,13 +179,31 @@ def build_parser() -> argparse.ArgumentParser:
     merge_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
                               "the student view shows hidden tests in full")
 
-    export_parser = commands.add_parser("export", help="write a GitHub Classroom template, a Gradescope autograder "
+    export_parser = commands.add_parser("export", help="write a Classroom 50 assignment, a Gradescope autograder "
                                         "or grades for Canvas, Moodle or a spreadsheet",
                                         description="Package the assignment for the platform the class lives on, "
                                         "or its grades for the gradebook.")
     targets = export_parser.add_subparsers(dest="target", required=True, metavar="TARGET")
-    classroom_parser = targets.add_parser("classroom", help="a GitHub Classroom template repository",
-                                          description="Write a template repository: the starter package, "
+    classroom50_parser = targets.add_parser("classroom50", help="a Classroom 50 assignment: template, public "
+                                            "bundle, runtime and the private grading workflow",
+                                            description="Write a Classroom 50 assignment into OUT: the template "
+                                            "repository (no .github/), the public autograder bundle (the public "
+                                            "tests only, scored per category in each student's repository), "
+                                            "runtime.json and the teacher's grading workflow for the hidden suites. "
+                                            "OUT/README.md lists the steps.")
+    classroom50_parser.add_argument("folder", type=Path, metavar="OUT", help="a new or empty folder")
+    classroom50_parser.add_argument("--classroom", required=True, metavar="SHORT", help="the classroom's short name")
+    classroom50_parser.add_argument("--assignment", default=CLASSROOM50_ASSIGNMENT, metavar="SLUG",
+                                    help=f"the assignment's slug (default {CLASSROOM50_ASSIGNMENT})")
+    classroom50_parser.add_argument("--org", metavar="ORG", help="the GitHub organization, filled into the README's "
+                                    "commands and the workflow (default: the placeholder ORG)")
+    classroom50_parser.add_argument("--config", type=Path, help="your grading.toml: each category's points, scaled "
+                                    "to whole numbers (default: the built-in settings)")
+    classroom_parser = targets.add_parser("classroom", help="(retired with GitHub Classroom: use classroom50) a "
+                                          "GitHub Classroom template repository",
+                                          description="Deprecated: GitHub Classroom was retired on "
+                                          f"{CLASSROOM_RETIRED}; use `export classroom50`. "
+                                          "Write a template repository: the starter package, "
                                           "ASSIGNMENT.md as README.md, the public tests (plain pytest against "
                                           "./starter) and an autograding workflow with a step per category of "
                                           "the grade. No hidden suite goes in.")
@@ -321,8 +343,12 @@ def _export(args: argparse.Namespace) -> int:
     """export classroom DIR / gradescope FILE.zip / grades OUT, with a line saying what was written."""
     if args.target == "grades":
         return _export_grades(args)
+    if args.target == "classroom50":
+        return _export_classroom50(args)
     try:
         if args.target == "classroom":
+            print(f"war-grader: export classroom is deprecated: GitHub Classroom was retired on {CLASSROOM_RETIRED}; "
+                  "use `war-grader export classroom50`", file=sys.stderr)
             steps = export_classroom(args.folder, config_path=args.config)
         else:
             written = export_gradescope(args.zip, config_path=args.config)
@@ -335,6 +361,20 @@ def _export(args: argparse.Namespace) -> int:
     else:
         print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
               "assignment's autograder")
+    return EXIT_OK
+
+
+def _export_classroom50(args: argparse.Namespace) -> int:
+    """export classroom50 OUT: one line naming the three parts written and the public tests' share of the points."""
+    try:
+        written = export_classroom50(args.folder, classroom_name=args.classroom, assignment=args.assignment,
+                                     org=args.org, config_path=args.config)
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename or args.folder}: {error.strerror or error}") from None
+    bundle = written.bundle.relative_to(args.folder).as_posix()
+    print(printable(f"wrote {args.folder}/: template/, the public bundle {bundle}/ and the private grading workflow "
+                    f"grading/.github/workflows/grade-classroom50.yml; the public tests earn {written.public_points} "
+                    f"of {written.total_points} points (next steps: {args.folder}/README.md)"))
     return EXIT_OK
 
 
