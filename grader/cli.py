@@ -17,6 +17,7 @@ from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingErr
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
+from .export.classroom50_results import classroom50_results
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
 from .results import CATEGORY_TITLES, GradeResult
@@ -179,6 +180,25 @@ def build_parser() -> argparse.ArgumentParser:
     merge_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
                               "the student view shows hidden tests in full")
 
+    c50_parser = commands.add_parser("classroom50", help="Classroom 50: each student's graded result as its "
+                                     "result.json and a Feedback comment", description="The teacher's side of "
+                                     "Classroom 50, after `grade`: see docs/classroom50.md.")
+    c50_commands = c50_parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    c50_results = c50_commands.add_parser("results", help="write each student's result.json and comment.md",
+                                          description="From OUT's last batch and the clones it graded, write "
+                                          "DIR/<login>/result.json (Classroom 50's format, checked before it is "
+                                          "written), DIR/<login>/comment.md and DIR/results.csv. Offline.")
+    c50_results.add_argument("out", type=Path, metavar="OUT", help="the --out folder of `war-grader grade`")
+    c50_results.add_argument("--classroom", required=True, metavar="SHORT", help="the classroom's short name")
+    c50_results.add_argument("--assignment", required=True, metavar="SLUG", help="the assignment's slug")
+    c50_results.add_argument("--org", required=True, metavar="ORG", help="the GitHub organization")
+    c50_results.add_argument("--class", dest="class_folder", required=True, type=Path, metavar="CLONES",
+                             help="the folder of the clones graded (class/<login> or SHORT-SLUG-<login>)")
+    c50_results.add_argument("--to", required=True, type=Path, metavar="DIR", help="where to write")
+    c50_results.add_argument("--config", type=Path, help="your grading.toml (points, [reveal])")
+    c50_results.add_argument("--server", default="https://github.com", metavar="URL",
+                             help="the GitHub server the links name (default https://github.com)")
+
     export_parser = commands.add_parser("export", help="write a Classroom 50 assignment, a Gradescope autograder "
                                         "or grades for Canvas, Moodle or a spreadsheet",
                                         description="Package the assignment for the platform the class lives on, "
@@ -285,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
         if args.command == "export":
             return _export(args)
+        if args.command == "classroom50":
+            return _classroom50_results(args)
         if args.command == "report":
             reveal = args.view == "student" and reveal_set(args.config)
             written = render(args.out, args.view, reveal=reveal)
@@ -376,6 +398,21 @@ def _export_classroom50(args: argparse.Namespace) -> int:
                     f"grading/.github/workflows/grade-classroom50.yml; the public tests earn {written.public_points} "
                     f"of {written.total_points} points (next steps: {args.folder}/README.md)"))
     return EXIT_OK
+
+
+def _classroom50_results(args: argparse.Namespace) -> int:
+    """classroom50 results: one line per student refused on stderr, then one summary line; 1 if any was refused."""
+    try:
+        done = classroom50_results(args.out, classroom_name=args.classroom, assignment=args.assignment, org=args.org,
+                                   class_folder=args.class_folder, to=args.to, config_path=args.config,
+                                   server=args.server)
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename or args.to}: {error.strerror or error}") from None
+    for line in done.refused:
+        print(printable(f"war-grader: refused {line}"), file=sys.stderr)
+    print(printable(f"wrote {len(done.written)} Classroom 50 result{'s' * (len(done.written) != 1)} in {args.to}/ "
+                    f"(<login>/result.json, <login>/comment.md, results.csv); {len(done.refused)} refused"))
+    return EXIT_FAULT if done.refused else EXIT_OK
 
 
 def _export_grades(args: argparse.Namespace) -> int:
