@@ -17,6 +17,7 @@ from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingErr
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
+from .export.classroom50_publish import DEFAULT_API, publish as classroom50_publish
 from .export.classroom50_results import classroom50_results
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
@@ -198,6 +199,17 @@ def build_parser() -> argparse.ArgumentParser:
     c50_results.add_argument("--config", type=Path, help="your grading.toml (points, [reveal])")
     c50_results.add_argument("--server", default="https://github.com", metavar="URL",
                              help="the GitHub server the links name (default https://github.com)")
+    c50_publish = c50_commands.add_parser("publish", help="post each comment.md on the student's Feedback pull "
+                                          "request", description="Post DIR/<login>/comment.md as a comment on "
+                                          "the Feedback pull request of SHORT-SLUG-<login> (editing war-grader's "
+                                          "earlier comment in place), with the token in GH_TOKEN or GITHUB_TOKEN.")
+    c50_publish.add_argument("folder", type=Path, metavar="DIR", help="the --to folder of `classroom50 results`")
+    c50_publish.add_argument("--org", required=True, metavar="ORG", help="the GitHub organization")
+    c50_publish.add_argument("--classroom", required=True, metavar="SHORT", help="the classroom's short name")
+    c50_publish.add_argument("--assignment", required=True, metavar="SLUG", help="the assignment's slug")
+    c50_publish.add_argument("--dry-run", action="store_true", help="only read, and print what would be posted")
+    c50_publish.add_argument("--api-url", metavar="URL", help=f"the REST API's base (default: GITHUB_API_URL, else "
+                             f"{DEFAULT_API})")
 
     export_parser = commands.add_parser("export", help="write a Classroom 50 assignment, a Gradescope autograder "
                                         "or grades for Canvas, Moodle or a spreadsheet",
@@ -306,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "export":
             return _export(args)
         if args.command == "classroom50":
-            return _classroom50_results(args)
+            return _classroom50_results(args) if args.action == "results" else _classroom50_publish(args)
         if args.command == "report":
             reveal = args.view == "student" and reveal_set(args.config)
             written = render(args.out, args.view, reveal=reveal)
@@ -413,6 +425,18 @@ def _classroom50_results(args: argparse.Namespace) -> int:
     print(printable(f"wrote {len(done.written)} Classroom 50 result{'s' * (len(done.written) != 1)} in {args.to}/ "
                     f"(<login>/result.json, <login>/comment.md, results.csv); {len(done.refused)} refused"))
     return EXIT_FAULT if done.refused else EXIT_OK
+
+
+def _classroom50_publish(args: argparse.Namespace) -> int:
+    """classroom50 publish: what it would post (--dry-run), each failure on stderr, then the summary line."""
+    token = os.environ.get("GH_TOKEN") or os.environ.get("GITHUB_TOKEN") or ""
+    api = args.api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API
+    done = classroom50_publish(args.folder, org=args.org, classroom_name=args.classroom, assignment=args.assignment,
+                               token=token, api=api, dry_run=args.dry_run, say=lambda line: print(printable(line)))
+    for line in done.failed:
+        print(printable(f"war-grader: failed {line}"), file=sys.stderr)
+    print(printable(done.line()))
+    return EXIT_FAULT if done.failed else EXIT_OK
 
 
 def _export_grades(args: argparse.Namespace) -> int:
