@@ -27,7 +27,7 @@ from .classroom import ExportError
 from .classroom50 import NAME, scale_of
 from .classroom50_result import SCHEMA, check_result_v1
 from .gradebook import load_batch
-from .gradescope_results import _code, _scenario_verdicts, _test_output, _text
+from .gradescope_results import _code, _plain, _scenario_verdicts, _test_output, _text  # shared with Gradescope
 
 LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
 """A GitHub login: letters, digits and single hyphens inside, at most 39 characters."""
@@ -263,7 +263,7 @@ def _comment(result: GradeResult, data: dict[str, Any], classroom_name: str, ass
             lines += ["", f"**{_text(scenario)}**", *said]
         if result.student_tests.tests:
             lines += ["", "| Test | Counts? | Bugs caught |", "| --- | --- | --- |"]
-            lines += [f"| `{_text(test.id).replace('`', chr(39))}` | "
+            lines += [f"| `{_plain(test.id).replace('|', chr(92) + '|')}` | "
                       f"{'yes' if test.valid else 'no: ' + _text(test.reason)} | {test.catches} |"
                       for test in result.student_tests.tests]
         parts.append("\n".join(lines))
