@@ -348,6 +348,15 @@ def test_the_shipped_digests_of_the_public_tests_are_current():
     assert sorted(public_digests()) == classroom.current_digests()
 
 
+def test_the_export_is_deprecated_with_one_line_naming_classroom50(tmp_path, capsys):
+    """GitHub Classroom was retired: the export still works, and says so in one line on stderr."""
+    assert main(["export", "classroom", str(tmp_path / "t")]) == 0
+    said = capsys.readouterr()
+    assert said.err == ("war-grader: export classroom is deprecated: GitHub Classroom was retired on 2026-08-28; "
+                        "use `war-grader export classroom50`\n")
+    assert "wrote the template repository" in said.out and (tmp_path / "t" / ".github").is_dir()
+
+
 def test_exporting_into_a_folder_that_has_files_is_refused(tmp_path, capsys):
     """The command never writes over an existing folder's files: exit 2 and one line."""
     (tmp_path / "t").mkdir()

@@ -370,3 +370,24 @@ def test_the_grading_workflow_keeps_the_token_away_from_student_code(exported):
     grade = next(step for step in workflow["jobs"]["grade"]["steps"] if "war-grader grade" in step.get("run", ""))
     assert "--at \"$AT\"" in grade["run"] and "--latest" in grade["run"] and "env" not in grade
     assert workflow["jobs"]["publish"]["if"] == "${{ inputs.publish }}"
+
+
+def test_the_war_report_lists_every_collected_public_test_even_when_the_session_stops(exported, tmp_path,
+                                                                                        pytest_only_bin):
+    """--war-report with -x on the starter: the first test failed with its message, every other collected public
+    test is in the file as never run; each record names its category. Without the option nothing is written."""
+    repo = checkout(tmp_path, exported, package="starter")
+    report = tmp_path / "report.json"
+    done = subprocess.run([str(pytest_only_bin / "python"), "-m", "pytest", "-q", "-x", "tests/contract",
+                           "--war-report", str(report)], cwd=repo, capture_output=True, text=True, timeout=300,
+                          env={"PATH": os.environ["PATH"]})
+    assert done.returncode == 1, done.stdout[-2000:]
+    records = json.loads(report.read_text())
+    assert len(records) > 60 and len({record["nodeid"] for record in records}) == len(records)
+    assert [record["outcome"] for record in records].count("failed") == 1
+    failed = next(record for record in records if record["outcome"] == "failed")
+    assert failed["message"].startswith("NotImplementedError") and failed["category"] in CATEGORIES
+    assert {record["outcome"] for record in records} == {"failed", "error"}
+    assert all(record["message"] == "never ran: the session ended before this test" for record in records
+               if record["outcome"] == "error")
+    assert not list(tmp_path.glob("*.partial"))
