@@ -26,7 +26,7 @@ from grader.export.classroom import ExportError
 from grader.export.classroom50 import check_bundle, export_classroom50
 from grader.export.classroom50_result import check_result_v1, status_of
 from isolated_venv import make_venv, pytest_only
-from test_export_classroom import README_COMMANDS, parse_yaml, readme_commands
+from test_export_classroom import README_COMMANDS, parse_yaml, readme_bin, readme_commands  # noqa: F401 (a fixture)
 
 PROJECT = Path(__file__).resolve().parents[1]
 CLASSROOM, ASSIGNMENT, OWNER = "cs2-fall", "war", "alice-s"
@@ -391,3 +391,21 @@ def test_the_war_report_lists_every_collected_public_test_even_when_the_session_
     assert all(record["message"] == "never ran: the session ended before this test" for record in records
                if record["outcome"] == "error")
     assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.parametrize("package", ["starter", "reference"])
+def test_every_command_of_the_templates_readme_runs_as_it_says(tmp_path, exported, readme_bin, package):
+    """Each command a student copies from template/README.md, run verbatim by a shell in a checkout, exits as
+    test_export_classroom.py's table says (the starter fails its tests, a correct package passes), and the
+    closing section's one-category command runs too."""
+    repo = checkout(tmp_path, exported, package=package)
+    env = {"PATH": f"{readme_bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(tmp_path), "PIP_NO_INDEX": "1",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    readme = (repo / "README.md").read_text()
+    closing = re.search(r"`(python -m pytest tests/contract --category [a-z_]+)`", readme)
+    assert closing
+    for command in [*readme_commands(readme), closing.group(1)]:
+        done = subprocess.run(["/bin/sh", "-c", command], cwd=repo, env=env, capture_output=True, text=True,
+                              timeout=300)
+        expected = README_COMMANDS.get(command, (1, 0))[package == "reference"]
+        assert done.returncode == expected, f"{command}: exit {done.returncode}\n{done.stdout[-2000:]}"
