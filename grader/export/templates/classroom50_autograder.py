@@ -78,8 +78,9 @@ def main() -> int:
 
 
 def pytest_importable() -> bool:
-    """Whether the interpreter running this script can import pytest."""
-    done = subprocess.run([sys.executable, "-c", "import pytest"], capture_output=True, timeout=60)
+    """Whether the interpreter running this script can import pytest (asked from the bundle's folder, so a
+    pytest.py of the checkout's cannot answer)."""
+    done = subprocess.run([sys.executable, "-c", "import pytest"], cwd=BUNDLE, capture_output=True, timeout=60)
     return done.returncode == 0
 
 
@@ -87,7 +88,7 @@ def install_pytest() -> bool:
     """pip install pytest into this interpreter (at most INSTALL_SECONDS); whether it imports afterwards."""
     try:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        "pytest>=8"], timeout=INSTALL_SECONDS, check=False)
+                        "pytest>=8"], cwd=BUNDLE, timeout=INSTALL_SECONDS, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return pytest_importable()
