@@ -179,22 +179,52 @@ def test_hidden_tests_are_named_by_their_rule_and_their_inputs_withheld(autograd
     assert any(entry["status"] == "failed" and "hidden test" in entry["name"] for entry in data["tests"])
 
 
-def test_part_e_verdicts_and_an_invalid_tests_reason_reach_the_student(autograder):
-    """tests_invalid: every buggy version, caught or missed, is listed under its scenario, and the invalid test's
-    reason is in the top-level output's table of the student's tests."""
+def test_part_e_an_invalid_tests_reason_reaches_the_student_and_each_tests_validity_only_extra_data(autograder):
+    """tests_invalid (a valid Joker test, then an invalid forced-war test): the top-level output and every scenario
+    name the invalid test, its line and reason; no test is said to count or not (extra_data keeps it)."""
     done = run_autograder(autograder, "tests_invalid")
     assert done.returncode == 0, done.stderr
     data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
     check_gradescope_results(data)
     part_e = data["extra_data"]["student_tests"]
-    scenarios = "\n".join(test["output"] for test in data["tests"] if test["tags"] == ["student_tests"])
-    for chaff in part_e["chaffs"]:
-        verdict = ("- caught: " if chaff["caught"] else "- missed: ") + chaff["misconception"]
-        assert verdict in unescaped(scenarios)
-    invalid = [test for test in part_e["tests"] if not test["valid"]]
-    assert invalid and "Each of your tests" in data["output"]
-    for test in invalid:
-        assert f"`{test['id']}` | no: {test['reason']}" in unescaped(data["output"])
+    assert part_e["invalid"] and [test["valid"] for test in part_e["tests"]] == [True, False]
+    scenarios = [test["output"] for test in data["tests"] if test["tags"] == ["student_tests"]]
+    assert len(scenarios) == 4 and all(unescaped(output) == part_e["invalid"] for output in scenarios)
+    assert part_e["invalid"] in unescaped(data["output"]) and "Each of your tests" in data["output"]
+    assert "Counts?" not in data["output"] and "| no: " not in data["output"]
+
+
+def gradescope_part_e(invalid: bool) -> dict[str, Any]:
+    """gradescope_results of a result whose Part E is tests/test_report.py's three tests."""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.grading.scoring import part_e_tests
+    from grader.results import GradeResult
+    from part_e_suites import judged_suite
+
+    part_e = judged_suite(invalid)
+    result = GradeResult(student="s", outcome="graded", reason="", score=0, max_score=20, categories=[],
+                         tests=part_e_tests(part_e, 20.0), sha256="", grader_version="", sandbox="bwrap",
+                         sandbox_warning="", graded_at="", execution_time=0, student_tests=part_e)
+    return gradescope_results(result)
+
+
+def test_gradescope_names_the_first_invalid_test_only_and_keeps_every_tests_validity_in_extra_data():
+    """Issue 26: what the student sees of an invalid suite names its first invalid test, line and reason, and says
+    more may follow; never each test's validity, which extra_data (hidden from students) keeps."""
+    data = gradescope_part_e(invalid=True)
+    shown = unescaped(data["output"] + "\n".join(test["output"] for test in data["tests"]))
+    part_e = data["extra_data"]["student_tests"]
+    assert "test_wrong does not pass on every correct implementation" in shown and "line 5" in shown
+    assert "you are told of the first only" in shown and "did not finish within" not in shown
+    assert "Counts?" not in shown and "- caught" not in shown and "- missed" not in shown
+    assert [test["valid"] for test in part_e["tests"]] == [True, False, False]
+    assert "did not finish within" in part_e["tests"][2]["reason"]
+
+
+def test_gradescope_shows_a_valid_suites_tests_and_verdicts():
+    data = gradescope_part_e(invalid=False)
+    shown = unescaped(data["output"] + "\n".join(test["output"] for test in data["tests"]))
+    assert "Counts?" in shown and "- caught: a Joker that loses to a King" in shown
 
 
 def test_a_part_e_counting_attack_scores_no_more_than_its_honest_twin_on_gradescope(autograder):
@@ -276,3 +306,44 @@ def test_an_excused_hidden_test_says_follows_from_once():
                          execution_time=0)
     output = "\n".join(entry.get("output", "") for entry in gradescope_results(result)["tests"])
     assert "follows from" in output and "follows from follows from" not in output.replace(":", "")
+
+
+def _cells(row: str) -> list[str]:
+    """A Markdown table row's cells, split where a table splits them: at each | after an even number of
+    backslashes (none included), code spans or not."""
+    cells, start, run = [], 0, 0
+    for index, char in enumerate(row):
+        if char == "|" and run % 2 == 0:
+            cells.append(row[start:index])
+            start = index + 1
+        run = run + 1 if char == "\\" else 0
+    return cells[1:]  # the text before the row's first |
+
+
+@pytest.mark.parametrize("hostile", [
+    "a|yes|24|![x](http://evil.example/i.png)",
+    "a\\|yes|24",
+    "a\\\\|b\\\\\\|c",
+    "a`|`b|c",
+    "a\n| x | y |",
+])
+def test_no_test_id_adds_a_cell_to_the_gradescope_table_of_the_students_tests(hostile):
+    """A parametrized id holding | (after any number of backslashes, or after a backtick) stays in its cell: every
+    row of the table has the header's four cells, the first one the whole id as inline code (it made an invalid
+    test show 'yes' and 24 bugs caught, and load a remote image)"""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.results import GradeResult, StudentTest, StudentTestsResult
+
+    tests = [StudentTest(id=f"tests/test_war.py::test_x[{hostile}]", valid=False, reason="it fails on the reference",
+                         own_outcome="failed", catches=0),
+             StudentTest(id="tests/test_war.py::test_y", valid=True, reason="", own_outcome="passed", catches=1)]
+    result = GradeResult(student="s", outcome="graded", reason="", score=0, max_score=1, categories=[], tests=[],
+                         sha256="", grader_version="", sandbox="bwrap", sandbox_warning="", graded_at="",
+                         execution_time=0, student_tests=StudentTestsResult(status="graded", tests=tests))
+    output = gradescope_results(result)["output"]
+    table = output[output.index("| Test |"):].splitlines()
+    assert len(table) == 4 and all(len(_cells(row)) == 4 for row in table), table
+    first = _cells(table[2])
+    assert first[1].strip().startswith("no: ") and first[2].strip() == "0"
+    assert first[0].strip().startswith("`tests/test_war.py::test_x[") and first[0].strip().endswith("]`")
+    assert first[0].strip().count("`") == 2

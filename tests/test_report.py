@@ -26,6 +26,7 @@ from grader.report.html import (
     render_student_report,
 )
 from grader.results import GradeResult, read_results, write_results
+from part_e_suites import judged_suite
 
 EXAMPLES_DIR = Path(__file__).parent / "data" / "results"
 _spec = importlib.util.spec_from_file_location("make_examples", EXAMPLES_DIR / "make_examples.py")
@@ -830,3 +831,28 @@ def test_an_excused_test_says_follows_from_once(rendered, view):
         text = everything_said(page_of(rendered[view], folder))
         assert "follows from: follows from" not in text, folder
         assert "follows from:" in text or not any(t.outcome == "excused" for t in EXAMPLES[folder].tests)
+
+
+def test_an_invalid_suite_shows_the_student_the_first_invalid_test_only_and_the_instructor_every_one():
+    """Issue 26: the student's view names the first invalid test, its line and reason, and that more may follow,
+    never whether each test counts (one bit of the correct implementations' behaviour each); the instructor's
+    view keeps every test's validity and reason."""
+    part_e = judged_suite(invalid=True)
+    result = dataclasses.replace(EXAMPLES["perfect_score"], student_tests=part_e)
+    student = report.render_student_report(result, view="student")
+    instructor = report.render_student_report(result, view="instructor")
+    first = "test_wrong does not pass on every correct implementation, so none of your tests count"
+    assert first in student
+    assert "the assertion at line 5 of tests/test_war.py" in student and "you are told of the first only" in student
+    hang = "did not finish within"
+    assert hang not in student and ">Counts?<" not in student and "Caught:" not in student
+    assert hang in instructor and ">Counts?<" in instructor and first in instructor
+    assert student.count("test_hangs") == 1  # listed among the tests, nothing said of it
+
+
+def test_a_valid_suite_still_shows_each_test_and_the_chaffs_it_caught():
+    part_e = judged_suite(invalid=False)
+    assert part_e.invalid == "" and sum(s.score for s in part_e.scenarios) > 0
+    student = report.render_student_report(dataclasses.replace(EXAMPLES["perfect_score"], student_tests=part_e))
+    assert ">Counts?<" in student and "Caught: a Joker that loses to a King" in student
+    assert "1.75 / (1.75 + the buggy versions missed in all four scenarios)" in student
