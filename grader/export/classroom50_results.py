@@ -27,7 +27,7 @@ from .classroom import ExportError
 from .classroom50 import NAME, scale_of
 from .classroom50_result import SCHEMA, check_result_v1
 from .gradebook import load_batch
-from .gradescope_results import _code, _plain, _scenario_verdicts, _test_output, _text  # shared with Gradescope
+from .student_markdown import code_block, literal, part_e_markdown, scenario_verdicts, test_markdown
 
 LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
 """A GitHub login: letters, digits and single hyphens inside, at most 39 characters."""
@@ -222,27 +222,27 @@ def _comment(result: GradeResult, data: dict[str, Any], classroom_name: str, ass
     parts = [MARKER.format(classroom=classroom_name, assignment=assignment),
              f"## War: final grade {result.score:g} / {result.max_score:g}"]
     sha = result.commit[:7] if result.commit else "none"
-    parts.append(f"Graded commit `{sha}` of {data['datetime']}. {_text(result.provenance)}".rstrip())
+    parts.append(f"Graded commit `{sha}` of {data['datetime']}. {literal(result.provenance)}".rstrip())
     if result.outcome != "graded":
-        parts.append(f"**Not graded:** {_text(result.reason)}")
+        parts.append(f"**Not graded:** {literal(result.reason)}")
     if result.late is not None and result.late.late:
-        parts.append(f"**{_text(result.late.sentence)}**")
+        parts.append(f"**{literal(result.late.sentence)}**")
     if result.categories:
-        rows = [f"| {_text(category.title)} | {category.score:g} / {category.max_score:g} |"
+        rows = [f"| {literal(category.title)} | {category.score:g} / {category.max_score:g} |"
                 for category in result.categories]
         parts.append("\n".join(["### Categories", "", "| Category | Points |", "| --- | --- |", *rows]))
     hidden = [test for test in result.tests if test.hidden]
     if hidden:
         lines = ["### Hidden tests"]
         if reveal:
-            lines += [f"- {'passed' if test.outcome in EARNING_OUTCOMES else 'failed'}: {_text(test.name)}"
-                      + ("" if test.outcome in EARNING_OUTCOMES else f": {_text(test.sentence)}") for test in hidden]
+            lines += [f"- {'passed' if test.outcome in EARNING_OUTCOMES else 'failed'}: {literal(test.name)}"
+                      + ("" if test.outcome in EARNING_OUTCOMES else f": {literal(test.sentence)}") for test in hidden]
         else:
             rules: dict[tuple[str, str], list[bool]] = {}
             for test in hidden:
                 rules.setdefault((test.category, test.rule), []).append(test.outcome in EARNING_OUTCOMES)
-            lines += [f"- {'passed' if all(outcomes) else 'failed'}: {_text(CATEGORY_TITLES.get(category, category))}: "
-                      f"{_text(rule or 'hidden tests')} ({len(outcomes)} test{'s' * (len(outcomes) != 1)})"
+            lines += [f"- {'passed' if all(outcomes) else 'failed'}: {literal(CATEGORY_TITLES.get(category, category))}: "
+                      f"{literal(rule or 'hidden tests')} ({len(outcomes)} test{'s' * (len(outcomes) != 1)})"
                       for (category, rule), outcomes in rules.items()]
         parts.append("\n".join(lines))
     failing = [test for test in result.tests if (reveal or not test.hidden) and test.category != "student_tests"
@@ -253,25 +253,17 @@ def _comment(result: GradeResult, data: dict[str, Any], classroom_name: str, ass
             shown = test
             if keep != "everything":
                 shown = _without(test, traceback=keep == "no traceback")
-            parts.append(f"#### {_text(test.name)}\n\n{_test_output(shown)}")
-    verdicts = _scenario_verdicts(result)
+            parts.append(f"#### {literal(test.name)}\n\n{test_markdown(shown)}")
     if result.student_tests is not None:
-        lines = ["### Your tests (Part E)"]
-        if result.student_tests.note:
-            lines.append(_text(result.student_tests.note))
-        for scenario, said in verdicts.items():
-            lines += ["", f"**{_text(scenario)}**", *said]
-        if result.student_tests.tests:
-            lines += ["", "| Test | Counts? | Bugs caught |", "| --- | --- | --- |"]
-            lines += [f"| `{_plain(test.id).replace('|', chr(92) + '|')}` | "
-                      f"{'yes' if test.valid else 'no: ' + _text(test.reason)} | {test.catches} |"
-                      for test in result.student_tests.tests]
-        parts.append("\n".join(lines))
+        lines = ["### Your tests (Part E)", *part_e_markdown(result)]
+        for scenario, said in scenario_verdicts(result).items():
+            lines.append(f"**{literal(scenario)}**\n\n" + "\n".join(said))
+        parts.append("\n\n".join(lines))
     if keep != "everything":
         parts.append("_Replay lines" + (" and tracebacks" if keep == "no traceback" else "")
                      + " were left out: the whole report was longer than a comment may be._")
     parts.append("<details><summary>result.json (Classroom 50 format)</summary>\n\n"
-                 + _code(json.dumps(data, indent=2, ensure_ascii=False), (40_000, 2_000), "json") + "\n\n</details>")
+                 + code_block(json.dumps(data, indent=2, ensure_ascii=False), (40_000, 2_000), "json") + "\n\n</details>")
     return "\n\n".join(parts) + "\n"
 
 
