@@ -409,3 +409,34 @@ def test_every_command_of_the_templates_readme_runs_as_it_says(tmp_path, exporte
                               timeout=300)
         expected = README_COMMANDS.get(command, (1, 0))[package == "reference"]
         assert done.returncode == expected, f"{command}: exit {done.returncode}\n{done.stdout[-2000:]}"
+
+
+def test_a_graded_clone_becomes_a_classroom50_result_end_to_end(tmp_path, exported):
+    """A student repository made from template/ (the reference in it, .classroom50.yaml added by a commit of its
+    own, a submit/ tag), graded with --latest through the sandbox: results.json records the graded commit's full
+    SHA, and classroom50 results turns it into a result.json the checker accepts, 80 of 100, with the tag as the
+    submission and the review from the commit that added .classroom50.yaml."""
+    (tmp_path / "class").mkdir()
+    repo = checkout(tmp_path / "class", exported)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    (repo / ".classroom50.yaml").write_text("assignment: war\n")
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "classroom50"], cwd=repo, check=True)
+    baseline = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    (repo / "notes.txt").write_text("done\n")
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "done"], cwd=repo, check=True)
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    subprocess.run(["git", "tag", "submit/2026-10-03T18-22-41Z-" + sha[:7]], cwd=repo, check=True)
+    student = repo.rename(tmp_path / "class" / f"{CLASSROOM}-{ASSIGNMENT}-{OWNER}")
+    assert main(["grade", str(tmp_path / "class"), "--latest", "--out", str(tmp_path / "reports"), "--jobs", "1"]) == 0
+    graded = json.loads((tmp_path / "reports" / student.name / "results.json").read_text())
+    assert graded["extra_data"]["commit"] == sha
+    assert main(["classroom50", "results", str(tmp_path / "reports"), "--classroom", CLASSROOM, "--assignment",
+                 ASSIGNMENT, "--org", "my-org", "--class", str(tmp_path / "class"), "--to", str(tmp_path / "c50")]) == 0
+    data = json.loads((tmp_path / "c50" / OWNER / "result.json").read_text())
+    assert check_result_v1(data, CLASSROOM, ASSIGNMENT, OWNER) is None
+    assert (data["score"], data["max-score"]) == (80, 100)  # the template's Part E skeleton catches no bug
+    assert [test["category"] for test in data["tests"] if not test["passed"]] == ["student_tests"]
+    assert data["submission"] == "submit/2026-10-03T18-22-41Z-" + sha[:7]
+    assert data["review"].endswith(f"/{CLASSROOM}-{ASSIGNMENT}-{OWNER}/compare/{baseline}...{sha}")
