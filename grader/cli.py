@@ -16,9 +16,15 @@ from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingErr
                     parse_deadline, render, reveal_set)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
+from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
+from .export.classroom50_publish import DEFAULT_API, publish as classroom50_publish
+from .export.classroom50_results import classroom50_results
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
 from .results import CATEGORY_TITLES, GradeResult
+
+CLASSROOM_RETIRED = "2026-08-28"
+"""The day GitHub Classroom was retired: `export classroom` says so, and points at `export classroom50`."""
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
 """0: every submission graded (whatever the scores); 1: some hit a fault of the grader's; 2: bad usage."""
@@ -175,13 +181,61 @@ def build_parser() -> argparse.ArgumentParser:
     merge_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
                               "the student view shows hidden tests in full")
 
-    export_parser = commands.add_parser("export", help="write a GitHub Classroom template, a Gradescope autograder "
+    c50_parser = commands.add_parser("classroom50", help="Classroom 50: each student's graded result as its "
+                                     "result.json and a Feedback comment", description="The teacher's side of "
+                                     "Classroom 50, after `grade`: see docs/classroom50.md.")
+    c50_commands = c50_parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    c50_results = c50_commands.add_parser("results", help="write each student's result.json and comment.md",
+                                          description="From OUT's last batch and the clones it graded, write "
+                                          "DIR/<login>/result.json (Classroom 50's format, checked before it is "
+                                          "written), DIR/<login>/comment.md and DIR/results.csv. Offline.")
+    c50_results.add_argument("out", type=Path, metavar="OUT", help="the --out folder of `war-grader grade`")
+    c50_results.add_argument("--classroom", required=True, metavar="SHORT", help="the classroom's short name")
+    c50_results.add_argument("--assignment", required=True, metavar="SLUG", help="the assignment's slug")
+    c50_results.add_argument("--org", required=True, metavar="ORG", help="the GitHub organization")
+    c50_results.add_argument("--class", dest="class_folder", required=True, type=Path, metavar="CLONES",
+                             help="the folder of the clones graded (class/<login> or SHORT-SLUG-<login>)")
+    c50_results.add_argument("--to", required=True, type=Path, metavar="DIR", help="where to write")
+    c50_results.add_argument("--config", type=Path, help="your grading.toml (points, [reveal])")
+    c50_results.add_argument("--server", default="https://github.com", metavar="URL",
+                             help="the GitHub server the links name (default https://github.com)")
+    c50_publish = c50_commands.add_parser("publish", help="post each comment.md on the student's Feedback pull "
+                                          "request", description="Post DIR/<login>/comment.md as a comment on "
+                                          "the Feedback pull request of SHORT-SLUG-<login> (editing war-grader's "
+                                          "earlier comment in place), with the token in GH_TOKEN or GITHUB_TOKEN.")
+    c50_publish.add_argument("folder", type=Path, metavar="DIR", help="the --to folder of `classroom50 results`")
+    c50_publish.add_argument("--org", required=True, metavar="ORG", help="the GitHub organization")
+    c50_publish.add_argument("--classroom", required=True, metavar="SHORT", help="the classroom's short name")
+    c50_publish.add_argument("--assignment", required=True, metavar="SLUG", help="the assignment's slug")
+    c50_publish.add_argument("--dry-run", action="store_true", help="only read, and print what would be posted")
+    c50_publish.add_argument("--api-url", metavar="URL", help=f"the REST API's base (default: GITHUB_API_URL, else "
+                             f"{DEFAULT_API})")
+
+    export_parser = commands.add_parser("export", help="write a Classroom 50 assignment, a Gradescope autograder "
                                         "or grades for Canvas, Moodle or a spreadsheet",
                                         description="Package the assignment for the platform the class lives on, "
                                         "or its grades for the gradebook.")
     targets = export_parser.add_subparsers(dest="target", required=True, metavar="TARGET")
-    classroom_parser = targets.add_parser("classroom", help="a GitHub Classroom template repository",
-                                          description="Write a template repository: the starter package, "
+    classroom50_parser = targets.add_parser("classroom50", help="a Classroom 50 assignment: template, public "
+                                            "bundle, runtime and the private grading workflow",
+                                            description="Write a Classroom 50 assignment into OUT: the template "
+                                            "repository (no .github/), the public autograder bundle (the public "
+                                            "tests only, scored per category in each student's repository), "
+                                            "runtime.json and the teacher's grading workflow for the hidden suites. "
+                                            "OUT/README.md lists the steps.")
+    classroom50_parser.add_argument("folder", type=Path, metavar="OUT", help="a new or empty folder")
+    classroom50_parser.add_argument("--classroom", required=True, metavar="SHORT", help="the classroom's short name")
+    classroom50_parser.add_argument("--assignment", default=CLASSROOM50_ASSIGNMENT, metavar="SLUG",
+                                    help=f"the assignment's slug (default {CLASSROOM50_ASSIGNMENT})")
+    classroom50_parser.add_argument("--org", metavar="ORG", help="the GitHub organization, filled into the README's "
+                                    "commands and the workflow (default: the placeholder ORG)")
+    classroom50_parser.add_argument("--config", type=Path, help="your grading.toml: each category's points, scaled "
+                                    "to whole numbers (default: the built-in settings)")
+    classroom_parser = targets.add_parser("classroom", help="(retired with GitHub Classroom: use classroom50) a "
+                                          "GitHub Classroom template repository",
+                                          description="Deprecated: GitHub Classroom was retired on "
+                                          f"{CLASSROOM_RETIRED}; use `export classroom50`. "
+                                          "Write a template repository: the starter package, "
                                           "ASSIGNMENT.md as README.md, the public tests (plain pytest against "
                                           "./starter) and an autograding workflow with a step per category of "
                                           "the grade. No hidden suite goes in.")
@@ -266,6 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
         if args.command == "export":
             return _export(args)
+        if args.command == "classroom50":
+            return _classroom50_results(args) if args.action == "results" else _classroom50_publish(args)
         if args.command == "report":
             reveal = args.view == "student" and reveal_set(args.config)
             written = render(args.out, args.view, reveal=reveal)
@@ -324,8 +380,12 @@ def _export(args: argparse.Namespace) -> int:
     """export classroom DIR / gradescope FILE.zip / grades OUT, with a line saying what was written."""
     if args.target == "grades":
         return _export_grades(args)
+    if args.target == "classroom50":
+        return _export_classroom50(args)
     try:
         if args.target == "classroom":
+            print(f"war-grader: export classroom is deprecated: GitHub Classroom was retired on {CLASSROOM_RETIRED}; "
+                  "use `war-grader export classroom50`", file=sys.stderr)
             steps = export_classroom(args.folder, config_path=args.config)
         else:
             written = export_gradescope(args.zip, config_path=args.config)
@@ -339,6 +399,47 @@ def _export(args: argparse.Namespace) -> int:
         print(f"wrote the Gradescope autograder {args.zip} ({len(written)} files): upload it as the "
               "assignment's autograder")
     return EXIT_OK
+
+
+def _export_classroom50(args: argparse.Namespace) -> int:
+    """export classroom50 OUT: one line naming the three parts written and the public tests' share of the points."""
+    try:
+        written = export_classroom50(args.folder, classroom_name=args.classroom, assignment=args.assignment,
+                                     org=args.org, config_path=args.config)
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename or args.folder}: {error.strerror or error}") from None
+    bundle = written.bundle.relative_to(args.folder).as_posix()
+    print(printable(f"wrote {args.folder}/: template/, the public bundle {bundle}/ and the private grading workflow "
+                    f"grading/.github/workflows/grade-classroom50.yml; the public tests earn {written.public_points} "
+                    f"of {written.total_points} points (next steps: {args.folder}/README.md)"))
+    return EXIT_OK
+
+
+def _classroom50_results(args: argparse.Namespace) -> int:
+    """classroom50 results: one line per student refused on stderr, then one summary line; 1 if any was refused."""
+    try:
+        done = classroom50_results(args.out, classroom_name=args.classroom, assignment=args.assignment, org=args.org,
+                                   class_folder=args.class_folder, to=args.to, config_path=args.config,
+                                   server=args.server)
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename or args.to}: {error.strerror or error}") from None
+    for line in done.refused:
+        print(printable(f"war-grader: refused {line}"), file=sys.stderr)
+    print(printable(f"wrote {len(done.written)} Classroom 50 result{'s' * (len(done.written) != 1)} in {args.to}/ "
+                    f"(<login>/result.json, <login>/comment.md, results.csv); {len(done.refused)} refused"))
+    return EXIT_FAULT if done.refused else EXIT_OK
+
+
+def _classroom50_publish(args: argparse.Namespace) -> int:
+    """classroom50 publish: what it would post (--dry-run), each failure on stderr, then the summary line."""
+    token = os.environ.get("GH_TOKEN") or os.environ.get("GITHUB_TOKEN") or ""
+    api = args.api_url or os.environ.get("GITHUB_API_URL") or DEFAULT_API
+    done = classroom50_publish(args.folder, org=args.org, classroom_name=args.classroom, assignment=args.assignment,
+                               token=token, api=api, dry_run=args.dry_run, say=lambda line: print(printable(line)))
+    for line in done.failed:
+        print(printable(f"war-grader: failed {line}"), file=sys.stderr)
+    print(printable(done.line()))
+    return EXIT_FAULT if done.failed else EXIT_OK
 
 
 def _export_grades(args: argparse.Namespace) -> int:

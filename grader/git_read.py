@@ -89,6 +89,37 @@ def history(repository: Path) -> list[Commit]:
     return commits
 
 
+def commit_time(repository: Path, commit: str) -> int:
+    """A commit's committer date, seconds since the epoch; GitError if the clone has no such commit."""
+    text = _git(repository, "log", "-1", "--no-show-signature", "--format=%ct", f"{_oid(commit)}^{{commit}}")
+    stamp = text.decode("ascii", errors="replace").strip()
+    if not re.fullmatch(r"-?\d+", stamp):
+        raise GitError(f"git gave no committer date for {commit[:7]}")
+    return int(stamp)
+
+
+def tags_at(repository: Path, commit: str, prefix: str) -> list[str]:
+    """The tags under prefix (e.g. "submit/") that point at commit, newest name first."""
+    text = _git(repository, "for-each-ref", f"--points-at={_oid(commit)}", "--sort=-refname",
+                "--format=%(refname:strip=2)", f"refs/tags/{prefix}")
+    return [_printable(line) for line in text.decode("utf-8", errors="replace").splitlines() if line]
+
+
+def first_adding(repository: Path, commit: str, path: str) -> str:
+    """The oldest commit on commit's first-parent line that added path; "" when none did."""
+    text = _git(repository, "log", "--first-parent", "--diff-filter=A", "--no-show-signature", "--format=%H",
+                _oid(commit), "--", path)
+    found = [line for line in text.decode("ascii", errors="replace").split() if re.fullmatch(r"[0-9a-f]{40,64}", line)]
+    return found[-1] if found else ""
+
+
+def _oid(commit: str) -> str:
+    """commit, refused unless it is a full object id (never an option or a revision expression)."""
+    if not re.fullmatch(r"[0-9a-f]{40,64}", commit):
+        raise GitError(f"{commit[:80]!r} is not a commit id")
+    return commit
+
+
 def _printable(text: str) -> str:
     """Text from a commit safe to quote: control characters shown as escapes."""
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)

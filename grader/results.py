@@ -305,6 +305,8 @@ class GradeResult:
     """Its source marked it late without saying when (Submission.marked_late)."""
     provenance: str = ""
     """Where the graded files came from (Submission.provenance); "" for a plain folder, zip or file."""
+    commit: str = ""
+    """The full SHA of the commit graded from a git clone (grade --at, --latest); "" otherwise."""
     late: Lateness | None = None
     """The late policy's verdict (score is then the points after its penalty); None without a policy or a time."""
 
@@ -337,6 +339,7 @@ class GradeResult:
                 "submitted_at": self.submitted_at,
                 "marked_late": self.marked_late,
                 "provenance": self.provenance,
+                "commit": self.commit,
                 "late": self.late.to_json() if self.late else None,
             },
         }
@@ -370,6 +373,7 @@ class GradeResult:
             submitted_at=extra.get("submitted_at", ""),
             marked_late=extra.get("marked_late", False),
             provenance=extra.get("provenance", ""),
+            commit=extra.get("commit", ""),
             late=Lateness.from_json(extra["late"]) if extra.get("late") else None,
         )
 

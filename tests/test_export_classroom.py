@@ -216,7 +216,7 @@ def test_plain_pytest_runs_the_public_tests_then_the_students_own_counted_apart(
                           capture_output=True, text=True, timeout=300)
     count = re.search(r"(\d+) tests? collected", ours.stdout)
     assert done.returncode == 0, done.stdout[-2000:]
-    assert count and (f"public tests (tests/contract/), what the Actions tab's points count: {count.group(1)} passed"
+    assert count and (f"public tests (tests/contract/), what each push's score counts: {count.group(1)} passed"
                       in done.stdout)
     assert "your own tests (Part E), not counted in those points: 2 passed, 4 skipped" in done.stdout
     examples = subprocess.run([str(pytest_only_bin / "python"), "-m", "pytest", "-q", "--collect-only",
@@ -346,6 +346,15 @@ def test_the_shipped_digests_of_the_public_tests_are_current():
     """grader/public_tests.json (how Part E tells the template's public tests from a student's) holds the
     digests of the files the export writes now: `python -m grader.export.classroom` rewrites it."""
     assert sorted(public_digests()) == classroom.current_digests()
+
+
+def test_the_export_is_deprecated_with_one_line_naming_classroom50(tmp_path, capsys):
+    """GitHub Classroom was retired: the export still works, and says so in one line on stderr."""
+    assert main(["export", "classroom", str(tmp_path / "t")]) == 0
+    said = capsys.readouterr()
+    assert said.err == ("war-grader: export classroom is deprecated: GitHub Classroom was retired on 2026-08-28; "
+                        "use `war-grader export classroom50`\n")
+    assert "wrote the template repository" in said.out and (tmp_path / "t" / ".github").is_dir()
 
 
 def test_exporting_into_a_folder_that_has_files_is_refused(tmp_path, capsys):

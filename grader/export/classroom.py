@@ -124,6 +124,18 @@ def export_classroom(target: Path, *, config_path: Path | None = None) -> list[G
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ExportError(f"{target}: already exists and is not an empty folder")
     steps = graded_steps(load_config(config_path).points)
+    write_template(target, {step.category: step.name for step in steps})
+    workflow = target / ".github" / "workflows" / "classroom.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(render("classroom.yml.jinja", steps=steps, checkout=CHECKOUT, setup_python=SETUP_PYTHON,
+                               command_grader=COMMAND_GRADER, reporter=REPORTER, python_version=PYTHON_VERSION,
+                               timeout_minutes=TIMEOUT_MINUTES), encoding="utf-8")
+    return steps
+
+
+def write_template(target: Path, categories: dict[str, str]) -> None:
+    """The template repository without a workflow: the starter, README.md (the handout), tests/conftest.py with
+    --category choosing among categories (key: title), the public tests, pytest.ini and .gitignore."""
     handout = (STARTER / HANDOUT_NAME).read_text(encoding="utf-8")
     check_categories(sorted(CONTRACT.glob("test_*.py")), handout)
     target.mkdir(parents=True, exist_ok=True)
@@ -132,17 +144,10 @@ def export_classroom(target: Path, *, config_path: Path | None = None) -> list[G
     contract.mkdir(parents=True)
     for name, text in public_files().items():
         (contract / name).write_text(text, encoding="utf-8")
-    categories = {step.category: step.name for step in steps}
     (target / "tests" / "conftest.py").write_text(render("template_conftest.py.jinja", categories=categories,
                                                          public=PUBLIC_CATEGORIES), encoding="utf-8")
     (target / "pytest.ini").write_text(render("template_pytest.ini.jinja"), encoding="utf-8")
     (target / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", encoding="utf-8")
-    workflow = target / ".github" / "workflows" / "classroom.yml"
-    workflow.parent.mkdir(parents=True)
-    workflow.write_text(render("classroom.yml.jinja", steps=steps, checkout=CHECKOUT, setup_python=SETUP_PYTHON,
-                               command_grader=COMMAND_GRADER, reporter=REPORTER, python_version=PYTHON_VERSION,
-                               timeout_minutes=TIMEOUT_MINUTES), encoding="utf-8")
-    return steps
 
 
 def graded_steps(points: dict[str, float]) -> list[GradedStep]:

@@ -340,7 +340,7 @@ def grade_all(
                 result = _fault(submission, batch, error)
             result = with_late_policy(dataclasses.replace(
                 result, submitted_at=submission.submitted_at, marked_late=submission.marked_late,
-                provenance=submission.provenance), batch.config.late)
+                provenance=submission.provenance, commit=submission.commit), batch.config.late)
         finally:
             slots.put(slot)
         if stopping.is_set():
