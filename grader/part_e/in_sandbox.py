@@ -112,6 +112,11 @@ calls' backstop, grader/sandbox/channel.py)."""
 MAX_RESTARTS = 30
 """Children started for one run before the tests left are given up as crashed."""
 
+RANDOM_SEED = 0
+"""What `random` starts from in every run: before collection, before every test, and wherever a generator is
+seeded with nothing (random.seed(), random.Random()), which would otherwise draw from the operating system."""
+
+
 CHANNEL = 1
 """The file descriptor to the trusted side; main() moves it off standard output, which points to /dev/null."""
 
@@ -275,7 +280,7 @@ class _Recorder:
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         import random  # noqa: PLC0415
 
-        random.seed(0)  # the same grade every time, even for a test that draws unseeded random numbers
+        random.seed(RANDOM_SEED)  # the same grade every time, even for a test that draws unseeded random numbers
         _send(self.fd, {"start": nodeid})
 
     @pytest.hookimpl(wrapper=True)
@@ -463,7 +468,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         prepared.recorder.select_ids = command.get("select")
         import random  # noqa: PLC0415
 
-        random.seed(0)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
+        random.seed(RANDOM_SEED)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
         measure = None
         if command.get("coverage") and coverage is not None:
             measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
@@ -864,6 +869,21 @@ def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared
     return {"results": results, **found}
 
 
+def _seed_unseeded() -> None:
+    """Make random.Random's seed(None) use RANDOM_SEED, not os.urandom (as the hidden suites' worker does): an
+    unseeded play_game() in a test, or a generator an implementation makes at import, draws the same numbers
+    in every run, so a test of the code alone gets the same outcome on every run of an implementation."""
+    import random  # noqa: PLC0415
+
+    original = random.Random.seed
+
+    def seed(self: Any, a: Any = None, version: int = 2) -> Any:
+        return original(self, RANDOM_SEED if a is None else a, version)
+
+    random.Random.seed = seed  # type: ignore[method-assign]
+    random.seed = random._inst.seed  # type: ignore[attr-defined]  # the module's seed() was bound to the old one
+
+
 def _preload() -> None:
     """Import every pytest plugin module now and freeze the heap, so each forked run starts fast."""
     import gc  # noqa: PLC0415
@@ -883,6 +903,7 @@ def _preload() -> None:
 
 def main() -> None:
     """Read commands until standard input closes."""
+    _seed_unseeded()
     _preload()
     try:  # no process of the same uid may read this one's memory or file descriptors
         import ctypes  # noqa: PLC0415
