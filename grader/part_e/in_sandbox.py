@@ -59,7 +59,9 @@ the child has started, on a line the child never sees. A child may lie on its pi
 every field against a schema and counts a lie as a crash of that run, which catches nothing and on a wheat
 makes the test invalid.
 
-Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
+Protocol (JSON lines). Trusted -> zygote: first, as the sandbox starts, {"op": "prepare", ...} (the run
+command's fields: the zygote sets pytest's session up from it while the hidden suites run); then for each run
+{"op": "run", ...} (see run()); after the zygote says
 {"fork": true}, one line for the child: null (the student's own package) or {"sources": {"name.py": text},
 "code": {"name.py": base64 of the marshalled code, compiled by the trusted side}, "magic": its bytecode's
 magic number in hex}; after the zygote says
@@ -100,9 +102,13 @@ KNOWN_EXCEPTIONS = frozenset({
 """Exception names reported as they are; any other is reported as "Exception" (no free text crosses)."""
 
 DISABLED_PLUGINS = ("cacheprovider", "faulthandler", "unraisableexception", "threadexception", "junitxml", "pastebin",
-                    "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise")
+                    "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise", "terminal",
+                    "debugging")
 """pytest plugins a student's tests do not need: fewer plugins make each run start faster (tmp_path, capsys,
-monkeypatch and pytest.raises stay)."""
+monkeypatch and pytest.raises stay). Nothing reads pytest's terminal (all output is thrown away), so its
+reporter, which hooks every phase of every test, is left out too (and with it the -q it defines); without the
+debugging plugin a breakpoint() in a test fails that test (its standard input is empty) instead of ending
+the session."""
 
 WALL_STRETCH, WALL_SLACK = 4.0, 1.0
 """A deadline is charged in CPU seconds plus idle seconds (a busy machine costs no one a test); on the wall
@@ -322,7 +328,7 @@ def _arguments(command: dict[str, Any]) -> list[str]:
     it, which the sandbox's uid may not list at the uid level), no conftest, no capture, the student's files."""
     root = command["root"]
     return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--confcutdir", root, "--noconftest",
-            "-q", "-s",
+            "-s",
             *[option for name in DISABLED_PLUGINS for option in ("-p", f"no:{name}")],
             *[os.path.join(root, file) for file in command["files"]]]
 
@@ -901,8 +907,23 @@ def _preload() -> None:
     gc.freeze()
 
 
+def _prepare(command: dict[str, Any]) -> tuple[dict[str, bytes], _Prepared]:
+    """The submission copy's snapshot (what every reset restores) and pytest's prepared session, then the heap
+    frozen again: the session's objects (its plugins, nodes, the rewritten test code) join the permanent
+    generation, so no child's garbage collection walks them (each walk writes to every object it visits, and each
+    write copies a page of the zygote's memory)."""
+    import gc  # noqa: PLC0415
+
+    snapshot = _snapshot(command["root"])
+    prepared = _Prepared(command)
+    gc.collect()
+    gc.freeze()
+    return snapshot, prepared
+
+
 def main() -> None:
-    """Read commands until standard input closes."""
+    """Read commands until standard input closes: a "prepare" line (sent as the sandbox starts, so the session is
+    set up while the hidden suites run), then one "run" line per run."""
     _seed_unseeded()
     _preload()
     try:  # no process of the same uid may read this one's memory or file descriptors
@@ -925,8 +946,9 @@ def main() -> None:
             return
         command = json.loads(line)
         if snapshot is None or prepared is None:
-            snapshot = _snapshot(command["root"])
-            prepared = _Prepared(command)
+            snapshot, prepared = _prepare(command)
+        if command.get("op") == "prepare":
+            continue
         try:  # no local keeps a run's results: the next run's child could read them in this frame
             _send(CHANNEL, {"done": run(command, snapshot, prepared)})
         except Fault as fault:

@@ -175,6 +175,8 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
                                      spec.level)
     try:
         student_tests.session.launch()
+        # pytest's session is set up from this line while the hidden suites run (no student code runs for it)
+        student_tests.session.prepare(student_tests.ceiling())
     except _Stopped as stop:
         student_tests.problem = str(stop)
     return student_tests
@@ -191,6 +193,14 @@ class StudentTests:
         self.session: _Session | None = None
         self.problem = ""
         """Why the sandbox could not start (for the student), or ""."""
+
+    def ceiling(self) -> RunCommand:
+        """The own package's run command: every test collected, each under the ceiling (call_timeout)."""
+        spec, limits = self.spec, self.config.times
+        return RunCommand(root=spec.inside_root, package=self.package, files=tuple(self.tests),
+                          scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
+                          sweep=spec.level != "plain" or spec.uid is not None, private_tmp=spec.level == "bwrap",
+                          test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
 
     def close(self) -> None:
         """Stop the sandbox (its whole process tree), graded or not."""
@@ -227,11 +237,7 @@ class StudentTests:
             # The student's own package first (for the coverage shown to the student), before any implementation
             # has been in the sandbox: what this run reports (test names, outcomes) reaches the student's report,
             # and a run after the reference could find the reference's traces in the memory it inherits.
-            ceiling = RunCommand(root=spec.inside_root, package=package, files=tuple(tests),
-                                 scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
-                                 sweep=spec.level != "plain" or spec.uid is not None,
-                                 private_tmp=spec.level == "bwrap",
-                                 test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
+            ceiling = self.ceiling()
             runs.append(_run(session, dataclasses.replace(ceiling, coverage=True), "own", "own", None, schema))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a
             # parametrized id) could carry the wheat's source.
@@ -468,6 +474,10 @@ class _Session:
                                             start_new_session=True, preexec_fn=lambda: apply_limits(limits))
         except OSError as error:
             raise _Stopped(f"The sandbox for your tests could not start ({error}).") from None
+
+    def prepare(self, command: RunCommand) -> None:
+        """Ask the zygote to set pytest's session up for these tests now (it reads this line once booted)."""
+        self._write(command.line("prepare"))
 
     def wait_boot(self) -> None:
         """Wait until the sandbox has imported pytest and says so."""
