@@ -746,9 +746,10 @@ def _read_pid(fd: int) -> int:
 
 
 def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
-               results: dict[str, Any], found: dict[str, Any]) -> str | None:
+               results: dict[str, Any], found: dict[str, Any], helpers: list[int]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
-    the run's stop set failed (the child is killed: nothing it could still do counts), or None."""
+    the run's stop set failed (the child is killed: nothing it could still do counts), or None. The child is
+    killed (or has ended) on return; its helper, appended to helpers, is left for _finish to reap."""
     read_end, write_end = os.pipe()
     pid_read, pid_write = os.pipe()
     _send(CHANNEL, {"fork": True})
@@ -842,10 +843,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
         except (ProcessLookupError, PermissionError):
             pass
     os.close(read_end)
-    try:
-        os.waitpid(helper, 0)
-    except ChildProcessError:
-        pass
+    helpers.append(helper)
     if stopped == "caught":
         return "caught"
     if running is not None and running not in results:
@@ -857,9 +855,12 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
     return None
 
 
-def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared) -> dict[str, Any]:
+def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared,
+        helpers: list[int]) -> dict[str, Any]:
     """One implementation: every selected test's outcome (each with its seconds), restarting after a test that
-    crashed or hung, ending at the first failure of a test in the stop set."""
+    crashed or hung, ending at the first failure of a test in the stop set. The last child is killed but not yet
+    reaped (its helper is in helpers): the caller sends the results first, then calls _finish, so the kernel
+    tears the child down while the trusted side reads them."""
     results: dict[str, Any] = {}
     found: dict[str, Any] = {}
     wanted = command.get("select")
@@ -868,11 +869,24 @@ def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared
             test for test in (wanted if wanted is not None else found["collected"]) if test not in results]
         if left == []:
             break
-        died_in = _one_child(command, prepared, left, results, found)
-        _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
+        _finish(command, snapshot, helpers)
+        died_in = _one_child(command, prepared, left, results, found, helpers)
         if died_in is None or died_in == "caught":
             break
     return {"results": results, **found}
+
+
+def _finish(command: dict[str, Any], snapshot: dict[str, bytes], helpers: list[int]) -> None:
+    """After a child: reap its helper (the child itself was killed or has ended), then reset the sandbox; nothing
+    to do when no child has run since the last reset."""
+    if not helpers:
+        return
+    while helpers:
+        try:
+            os.waitpid(helpers.pop(), 0)
+        except ChildProcessError:
+            pass
+    _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
 
 
 def _seed_unseeded() -> None:
@@ -949,8 +963,10 @@ def main() -> None:
             snapshot, prepared = _prepare(command)
         if command.get("op") == "prepare":
             continue
+        helpers: list[int] = []
         try:  # no local keeps a run's results: the next run's child could read them in this frame
-            _send(CHANNEL, {"done": run(command, snapshot, prepared)})
+            _send(CHANNEL, {"done": run(command, snapshot, prepared, helpers)})
+            _finish(command, snapshot, helpers)  # before the next command is read, as before every child
         except Fault as fault:
             _send(CHANNEL, {"fault": str(fault)})
             return
