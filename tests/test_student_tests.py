@@ -112,6 +112,18 @@ def test_a_hang_on_the_second_wheat_names_the_deadline_its_time_on_the_reference
     assert "did not finish within 0.5 s on a correct implementation" in result.tests[0].reason
 
 
+@pytest.mark.parametrize(("own", "says"), [("timeout", "did not finish within 2 s on your own package"),
+                                            ("crash", "ended the test process on your own package")])
+def test_a_test_that_did_not_end_on_the_own_package_says_it_ran_nowhere_else(own, says):
+    """The judged runs' command holds only the tests that ended on the student's own package: one that hung or
+    crashed there is on no correct run, and its reason says why (not that an earlier test stopped a run)."""
+    runs = [Run("own", "own", {"t::a": {"outcome": own}}, ["t::a"]),
+            *(dataclasses.replace(run, outcomes={}) for run in runs_with({}, ["t::a"]) if run.role != "own")]
+    result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0)
+    (test,) = result.tests
+    assert not test.valid and says in test.reason and test.reason.endswith("run on no other implementation.")
+
+
 SCHEMA = runner.Schema({"/submission/tests/test_war.py": 9}, ("tests/test_war.py",),
                        frozenset({"tests/test_war.py::test_a"}), {"starter/game.py": 40})
 

@@ -22,7 +22,8 @@ student (grader/part_e/runner.py), every one of them twice, and a test is valid 
 wheat run; a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
 passes on one run of some implementation and fails on another, and that flip zeroes the whole suite
 (judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
-before collection and before every test. So that a test has nothing to count with, each child is started by
+before collection and before every test, and a generator made without a seed (random.Random(), as in an
+unseeded play_game()) starts from the same seed too (_seed_unseeded). So that a test has nothing to count with, each child is started by
 a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
 unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier

@@ -9,8 +9,8 @@ then, in an order secret to the student (secret_order), every judged run: each w
 (CHAFF_RUNS) twice, at places no run can tell, all with the same command, built from the own run alone (the
 tests that ended there, each with a deadline from its time there). So no run knows what it runs, whether it
 is a first or a second, or where the reference stands. A test is valid when it passed on every wheat run; a
-chaff is caught when a valid test fails on both of its runs, and a chaff on which no test that could still be
-valid failed on its first run gets no second; a test that passes on one run of an implementation and fails on another is nondeterministic
+chaff is caught when a valid test fails on both of its runs, and a chaff no test failed on its first run gets
+no second; a test that passes on one run of an implementation and fails on another is nondeterministic
 (judge.py says what follows). A chaff's run ends at the first test that passed on every wheat run so far and
 fails on it. Every field a run reports is checked against a Schema.
 """
@@ -271,13 +271,15 @@ class StudentTests:
                 if role == "wheat":
                     runs.append(_run(session, group, role, key, compiled(key, folder), schema))
                     continue
-                # The tests that can still catch a chaff: those that passed on every correct run so far.
-                catching = [test for test in steady if all(_outcome(run, test) == "passed" for run in wheats)]
                 earlier = [run for run in runs if run.key == key]
-                if earlier and not any(_outcome(run, test) == "failed" for run in earlier for test in catching):
-                    settled.add(key)  # none of them failed on its first run: it cannot be caught, no second run
+                if earlier and not any(_outcome(run, test) == "failed" for run in earlier for test in candidates):
+                    # No test failed on its first run: it cannot be caught, and no second run is made. (Any test,
+                    # an invalid one too: a second run is also where a test whose outcome varies shows it.)
+                    settled.add(key)
                     continue
-                # A chaff's run ends at the first of them that fails on it (once a correct run has been seen).
+                # A chaff's run ends at the first test that passed on every correct run so far and fails on it (once
+                # a correct run has been seen).
+                catching = [test for test in steady if all(_outcome(run, test) == "passed" for run in wheats)]
                 runs.append(_run(session, group, role, key, compiled(key, folder), schema,
                                  stop_on=catching if wheats else []))
                 if len(earlier) + 1 >= CHAFF_RUNS:
