@@ -12,7 +12,7 @@ from typing import Sequence
 
 from . import __version__
 from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, LateError, Listener, MergeError,
-                    OutputError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
+                    OutputError, RosterError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
                     parse_deadline, render, reveal_set)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/"
                   + (" (hidden tests revealed: the [reveal] date has passed)" if reveal else ""))
             return EXIT_OK
-    except (UsageError, ConfigError, LateError, SandboxError, OutputError, MergeError, ExportError) as error:
+    except (UsageError, ConfigError, LateError, RosterError, SandboxError, OutputError, MergeError, ExportError) as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except GradingError as error:

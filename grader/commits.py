@@ -5,6 +5,7 @@ when it is graded (`prepare`, through grader.git_read), never in the student's c
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import datetime
 
 from .git_read import Commit, GitError, NoGit, history, is_repository
@@ -30,10 +31,11 @@ def parse_deadline(text: str) -> datetime:
     return moment
 
 
-def choose_commits(submissions: list[Submission], *, at: datetime | None = None,
-                   latest: bool = False) -> tuple[list[Submission], list[str]]:
+def choose_commits(submissions: list[Submission], *, at: datetime | None = None, latest: bool = False,
+                   own_deadline: Callable[[str, datetime], datetime] | None = None) -> tuple[list[Submission], list[str]]:
     """Each submission set to the commit to grade (its last at or before `at`, or its last if `latest`), with its
     time and provenance; and one line per submission that is not a git repository (graded as its files stand).
+    own_deadline(student, at) moves `at` for a student whose due date is their own (an extension).
 
     A clone with no commit to grade gets the problem that makes it ungradable, and stays in the class. Without
     `at` or `latest` the submissions are returned as they are."""
@@ -54,14 +56,16 @@ def choose_commits(submissions: list[Submission], *, at: datetime | None = None,
                                               "stand, with nothing to tell when they were submitted."))
             continue
         try:
-            chosen.append(_choose(submission, at))
+            mine = own_deadline(submission.student, at) if at is not None and own_deadline else at
+            chosen.append(_choose(submission, mine, extended=mine != at))
         except NoGit as error:
             raise UsageError(str(error)) from None
     return chosen, notes
 
 
-def _choose(submission: Submission, at: datetime | None) -> Submission:
-    """The submission set to its commit (its last when at is None), or to the problem that leaves none."""
+def _choose(submission: Submission, at: datetime | None, *, extended: bool = False) -> Submission:
+    """The submission set to its commit (its last when at is None), or to the problem that leaves none; extended:
+    at is the student's own deadline, moved by their extension."""
     try:
         commits = history(submission.path)
     except GitError as error:
@@ -75,7 +79,7 @@ def _choose(submission: Submission, at: datetime | None) -> Submission:
         return dataclasses.replace(
             submission, commit=head.oid, submitted_at=head.date,
             provenance=f"Graded its last commit, {head.describe()}; the time it was submitted is its {CLOCK}.")
-    deadline = at.isoformat()
+    deadline = at.isoformat() + (" (moved by your extension)" if extended else "")
     before = [commit for commit in commits if commit.time <= at.timestamp()]
     later = [commit for commit in commits if commit.time > at.timestamp()]
     if not before:

@@ -17,6 +17,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from .roster import Roster, find_student, read_roster, submissions_of
+
 DAY = 86_400
 """Seconds in a day of lateness (a "started day" is any part of one)."""
 
@@ -27,7 +29,7 @@ EXAMPLE = "2026-12-01T23:59-05:00"
 """A date as the messages suggest writing one."""
 
 KEYS = ("due", "penalty_per_day", "penalty_per_hour", "max_penalty", "cutoff", "grace_days", "extensions",
-        "grace_used")
+        "grace_used", "roster")
 """The keys of grading.toml's [late] table."""
 
 
@@ -59,6 +61,9 @@ class LatePolicy:
     places: dict[str, str] = field(default_factory=dict)
     """Where each line of those files is, "extensions:alice" -> "extensions.csv line 3" (for messages only: no
     part of what a grade depends on)."""
+    roster: Roster | None = None
+    """The class roster ([late] roster): with it the two files may name a student as the gradebook export does
+    (the roster's id, GitHub login, email, name); name_students maps each row to that student's submission."""
 
 
 @dataclass(frozen=True)
@@ -229,8 +234,54 @@ def read_policy(table: Mapping[str, Any], *, origin: Path, text: str = "") -> La
                 raise LateError(f"{where.at('late', 'extensions')}: {student}'s extension "
                                 f"({until.isoformat()}) is before late.due; an extension gives more time")
     used = _ledger(_file(table, "grace_used", where), places) if "grace_used" in table else {}
+    roster = read_roster(_file(table, "roster", where)) if "roster" in table else None
     return LatePolicy(due=due, penalty_per_day=per_day, penalty_per_hour=per_hour, max_penalty=cap, cutoff=cutoff,
-                      grace_days=int(grace), extensions=extensions, grace_used=used, places=places)
+                      grace_days=int(grace), extensions=extensions, grace_used=used, places=places, roster=roster)
+
+
+def own_deadline(policy: LatePolicy | None, student: str, moment: datetime) -> datetime:
+    """moment moved by as much as the student's extension moves their due date, as the cut-off is: `grade --at`
+    at the due date picks an extended student's commit at their own due date."""
+    if policy is None or policy.due is None or student not in policy.extensions:
+        return moment
+    return moment + (policy.extensions[student] - policy.due)
+
+
+def name_students(policy: LatePolicy, students: Iterable[str], *, whole_class: bool = True
+                  ) -> tuple[LatePolicy, list[str]]:
+    """The policy with each row of the extensions file and the grace ledger keyed by the submission it names, and
+    a line for each row whose student has no submission in the class (yet; none when one submission is graded
+    alone, whole_class False). A row names a submission by its name; with [late] roster, also by any name of a
+    roster student (id, GitHub login, email, name: grader.roster's kinds), which the roster maps to that
+    student's submission. LateError for a row that names nobody, or two rows that name one submission."""
+    known = list(students)
+    if policy.roster is None:
+        return policy, check_students(policy, known) if whole_class else []
+    mine = submissions_of(known, policy.roster)
+    notes: list[str] = []
+    places = dict(policy.places)
+    tables: dict[str, dict[str, Any]] = {}
+    for name, rows in (("extensions", policy.extensions), ("grace_used", policy.grace_used)):
+        table: dict[str, Any] = {}
+        for key, value in rows.items():
+            where = policy.places.get(f"{name}:{key}", "late." + name)
+            student = find_student(policy.roster, key)
+            submission = key if key in known else mine.get(student.id) if student is not None else None
+            if submission is None and student is None:
+                raise LateError(f"{where}: {key!r} is no student of {policy.roster.path.name} (by id, GitHub login, "
+                                "email or name) and no submission's name; fix the id or remove the line")
+            if submission is None:
+                if whole_class:
+                    notes.append(f"{where}: {key!r} ({student.label()}) has no submission in this class (yet); "  # type: ignore[union-attr]
+                                 "the line applies once it is graded")
+                continue
+            if submission in table:
+                raise LateError(f"{where}: {key!r} names the submission {submission!r}, as "
+                                f"{places.get(f'{name}:{submission}', 'another line')} does; keep one line per student")
+            table[submission] = value
+            places[f"{name}:{submission}"] = where
+        tables[name] = table
+    return replace(policy, extensions=tables["extensions"], grace_used=tables["grace_used"], places=places), notes
 
 
 def check_students(policy: LatePolicy, students: Iterable[str]) -> list[str]:
@@ -324,6 +375,10 @@ def _number(table: Mapping[str, Any], key: str, where: _Where, *, high: int, def
     return float(value)
 
 
+HEADERS = {"extensions": "id,until", "grace_used": "id,days", "roster": "id,name,email,github,section"}
+"""The header of each file [late] names."""
+
+
 def _file(table: Mapping[str, Any], key: str, where: _Where) -> Path:
     """A file named in [late], relative to the settings file."""
     value = table[key]
@@ -333,7 +388,7 @@ def _file(table: Mapping[str, Any], key: str, where: _Where) -> Path:
     path = where.path.parent / value
     if not path.is_file():
         raise LateError(f"{where.at('late', key)}: late.{key}: no file {path}; create it (a CSV with a header "
-                        f"{'id,until' if key == 'extensions' else 'id,days'}) or fix the path")
+                        f"{HEADERS[key]}) or fix the path")
     return path
 
 

@@ -102,6 +102,15 @@ class TestResult:
     diagnosis: str = ""
     """For a failure a rule variant reproduces: the rule the student's code plays, in one sentence."""
 
+    @property
+    def cause(self) -> str:
+        """follows_from without its leading "follows from: ", for sentences that say those words themselves."""
+        return self.follows_from.removeprefix(FOLLOWS_FROM)
+
+
+FOLLOWS_FROM = "follows from: "
+"""How every follows_from sentence begins (scoring writes it; a page that says the words itself drops it)."""
+
 
 @dataclass(frozen=True)
 class CategoryScore:
@@ -226,6 +235,10 @@ class StudentTestsResult:
     untrusted: str = ""
     """When a test's outcome flipped between two runs of one implementation, the sentence saying so (Part E
     then scores 0: see grader/part_e/judge.py); else ""."""
+    invalid: str = ""
+    """When a test does not pass on every correct implementation, the sentence a student is shown: the first such
+    test in file order, why, and that later ones may be invalid too (Part E then scores 0); else "". The students'
+    views show this instead of each test's validity (see docs/part-e.md: what one submission can learn)."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for results.json's extra_data."""
@@ -239,7 +252,7 @@ class StudentTestsResult:
                    chaffs=[ChaffVerdict(**verdict) for verdict in data.get("chaffs", [])],
                    scenarios=[ScenarioScore(**scenario) for scenario in data.get("scenarios", [])],
                    coverage=[OwnCoverage(**file) for file in data.get("coverage", [])],
-                   untrusted=data.get("untrusted", ""))
+                   untrusted=data.get("untrusted", ""), invalid=data.get("invalid", ""))
 
 
 @dataclass(frozen=True)

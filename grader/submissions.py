@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .canvas_names import read_canvas_name
+from .gradescope_export import read_export
 from .git_read import GitError, check_out, commit_digest
 from .public_tests import MAX_BYTES, is_public
 
@@ -149,7 +150,16 @@ def _find(paths: list[Path], exclude: tuple[Path, ...]) -> Found:
                 skipped.append(f"{child}: not a submission (a student is a folder, a .zip or a .py file)")
         if not students:
             raise UsageError(f"{path}: holds no submission (no package, .py file, or folder of submissions)")
-        found.extend(_from_canvas(students))
+        nested = [(student.path, count) for student in students
+                  if student.path.is_dir() and (count := _class_size(student.path)) >= 2]
+        if nested:
+            inner, count = nested[0]
+            raise UsageError(
+                f"{inner}: a folder of {count} submissions, not one student's work"
+                + (f" (and {len(nested) - 1} more such folder{'s' * (len(nested) > 2)} in {path})" if len(nested) > 1
+                   else "")
+                + f"; grade each folder of submissions on its own, e.g. war-grader grade {inner}")
+        found.extend(_from_gradescope(path, _from_canvas(students)))
     return Found(_unique(found), skipped)
 
 
@@ -162,6 +172,22 @@ def _from_canvas(students: list[Submission]) -> list[Submission]:
     return [dataclasses.replace(student, student=_clean(name.student), marked_late=name.late,
                                 provenance=name.provenance(student.path.name))
             for student, name in zip(students, names) if name is not None]
+
+
+def _from_gradescope(folder: Path, students: list[Submission]) -> list[Submission]:
+    """The students of a Gradescope export (its submission_metadata.yml beside their folders) named by their
+    submitter's email (or student id, or name), which a roster matches, with the time Gradescope recorded and a
+    sentence naming every submitter; else unchanged (grader.gradescope_export)."""
+    exported = read_export(folder)
+    named = []
+    for student in students:
+        entry = exported.get(student.path.name)
+        if entry is None or not entry.student():
+            named.append(student)
+            continue
+        named.append(dataclasses.replace(student, student=_clean(entry.student()), submitted_at=entry.created_at,
+                                         provenance=entry.provenance()))
+    return named
 
 
 def _is_output_folder(folder: Path) -> bool:
@@ -205,6 +231,23 @@ def _is_one_submission(folder: Path) -> bool:
     if packages + modules == 0:
         return False
     return students == 0 and (packages == 1 or (packages == 0 and modules == 1))
+
+
+def _class_size(folder: Path) -> int:
+    """How many students a folder inside a class folder holds, if it is itself a folder of submissions (an LMS's
+    export one level down: zips, or folders of Python that are not a package and not a repository's tooling),
+    else 0: one student's work never holds two of them beside no package of its own."""
+    if _is_one_submission(folder) or (folder / ".git").exists():
+        return 0
+    try:
+        children = list(folder.iterdir())
+    except OSError:
+        return 0
+    return sum(1 for child in children
+               if not child.name.startswith(".") and child.name not in NOISE_NAMES
+               and child.name.lower() not in TOOLING_NAMES
+               and ((child.is_file() and child.suffix == ".zip")
+                    or (child.is_dir() and _holds_python(child, depth=3))))
 
 
 def _holds_python(folder: Path, *, depth: int) -> bool:

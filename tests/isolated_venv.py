@@ -26,9 +26,12 @@ def everything_but_war_grader(name: str) -> bool:
     return not name.lower().startswith(("war_grader", "__editable__", "__pycache__")) and not name.endswith(".pth")
 
 
-def make_venv(folder: Path, keep: Callable[[str], bool]) -> Path:
-    """Create the environment in folder and return its bin folder."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+def make_venv(folder: Path, keep: Callable[[str], bool], python: str = sys.executable) -> Path:
+    """Create the environment in folder, for python (this interpreter by default), and return its bin folder.
+
+    For another version of Python the entries kept must be pure Python: a compiled module built for this one is
+    not found there (coverage falls back to its Python tracer, MarkupSafe to its Python escaping)."""
+    subprocess.run([python, "-m", "venv", "--without-pip", str(folder)], check=True)
     farm = folder / "host-packages"
     farm.mkdir()
     for entry in Path(sysconfig.get_path("purelib")).iterdir():

@@ -61,7 +61,7 @@ def tmp_path() -> Path:
 
 def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE, *, package: str = "probe",
                  files: dict[str, str | bytes] | None = None, call_timeout: float = 3.0, budget: float = 30.0,
-                 deadlines: Deadlines | None = None, start: bool = True, coverage: bool = False,
+                 deadlines: Deadlines | None = None, start: bool = True, coverage: bool = False, slot: int = 7,
                  **limits: Any) -> WorkerClient:
     """A worker on a private copy of a probe package (source as its __init__.py, plus files), started."""
     tmp_path.chmod(0o711)
@@ -73,7 +73,7 @@ def probe_client(tmp_path: Path, runtime: Path, level: str, source: str = PROBE,
         target.write_bytes(content) if isinstance(content, bytes) else target.write_text(content)
     root.parent.chmod(0o711)
     spec = make_spec(root=root, package=package, runtime=runtime, level=level,
-                     limits=Limits(**limits), slot=7, coverage=coverage, hidden=secret_roots())
+                     limits=Limits(**limits), slot=slot, coverage=coverage, hidden=secret_roots())
     client = WorkerClient(spec, times=probe_times(call_timeout, budget), deadlines=deadlines, words=WORDS)
     if start:
         client.start()

@@ -16,7 +16,7 @@ import pytest
 from grader.batch.output import LOCK_NAME, write_outputs
 from grader.cli import main
 from grader.export.gradebook import CANVAS_COLUMNS, MOODLE_COLUMNS, export_grades
-from grader.export.roster import RosterError, match, read_roster, submission_key
+from grader.roster import RosterError, match, read_roster, submission_key
 from grader.results import CATEGORY_TITLES, CategoryScore, GradeResult, write_results
 from grader.results import TestResult as HiddenTest
 from grader.submissions import _name, find_submissions
@@ -144,6 +144,55 @@ def test_a_canvas_download_name_matches_the_student_canvas_sorts_by_it(tmp_path)
         "1002": "okaforben", "1006": "obrienpat", "1007": "smith-jonesmary"}
     assert [u.submission for u in matching.unmatched] == ["benokafor"]
     assert "Canvas download name" in matching.unmatched[0].reason
+
+
+GRADESCOPE_METADATA = """---
+submission_4001:
+  :submitters:
+  - :name: Alice Smith
+    :sid: '1001'
+    :email: asmith@uni.edu
+  :created_at: 2026-12-01 20:15:03.123456000 -05:00
+  :score: 0.0
+submission_4002:
+  :submitters:
+  - :name: Chen Wei
+    :sid: '1003'
+    :email: Chen.Wei@uni.edu
+  :created_at: 2026-12-02 10:00:00.000000000 +01:00
+  :results:
+    :tests:
+    - :name: an autograder test
+      :created_at: 1999-01-01 00:00:00 +00:00
+submission_4003:
+  :submitters:
+  - :name: Zed Nobody
+    :email: zed@elsewhere.edu
+  :created_at: 2026-12-01 12:00:00 -05:00
+"""
+
+
+def test_a_gradescope_export_is_matched_to_the_roster_through_its_metadata(tmp_path):
+    """Issue 28 item 4: Gradescope's export names its folders submission_<id>; submission_metadata.yml beside them
+    says who submitted each and when, so each is graded under its submitter's email, matched to the roster, with
+    Gradescope's time; a submitter the roster lacks is named unmatched"""
+    roster = read_roster(write_roster(tmp_path / "r.csv", ROSTER))
+    export = tmp_path / "gradescope"
+    for number in (4001, 4002, 4003):
+        (export / f"submission_{number}" / "starter").mkdir(parents=True)
+        (export / f"submission_{number}" / "starter" / "__init__.py").write_text("")
+    (export / "submission_metadata.yml").write_text(GRADESCOPE_METADATA)
+    found = find_submissions([export], exclude=())
+    by_name = {submission.student: submission for submission in found.submissions}
+    assert sorted(by_name) == ["Chen.Wei_uni.edu", "asmith_uni.edu", "zed_elsewhere.edu"], found.skipped
+    assert by_name["asmith_uni.edu"].submitted_at == "2026-12-01T20:15:03-05:00"
+    assert by_name["Chen.Wei_uni.edu"].submitted_at == "2026-12-02T10:00:00+01:00"
+    assert by_name["asmith_uni.edu"].provenance == ("From Gradescope's export (submission_4001): submitted by Alice "
+                                                   "Smith <asmith@uni.edu>, at 2026-12-01T20:15:03-05:00.")
+    matching = match([result(name, 50) for name in by_name], roster)
+    assert {key: found.student for key, found in matching.results.items()} == {
+        "1001": "asmith_uni.edu", "1003": "Chen.Wei_uni.edu"}
+    assert [u.submission for u in matching.unmatched] == ["zed_elsewhere.edu"]
 
 
 def test_a_submission_two_students_could_own_is_refused_and_both_get_zero(tmp_path, capsys):

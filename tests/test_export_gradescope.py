@@ -84,13 +84,14 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def run_autograder(root: Path, submission: str) -> subprocess.CompletedProcess[str]:
-    """Put a corpus submission in ROOT/submission and run ROOT/run_autograder from ROOT, as Gradescope does."""
+def run_autograder(root: Path, submission: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Put a corpus submission in ROOT/submission and run ROOT/run_autograder from ROOT, as Gradescope does (or
+    from cwd)."""
     shutil.rmtree(root / "submission", ignore_errors=True)
     shutil.rmtree(root / "results", ignore_errors=True)
     shutil.copytree(CORPUS / submission, root / "submission")
     (root / "results").mkdir()
-    return subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True, timeout=600,
+    return subprocess.run([str(root / "run_autograder")], cwd=cwd or root, capture_output=True, text=True, timeout=600,
                           env={"PATH": os.environ["PATH"], "AUTOGRADER": str(root)})
 
 
@@ -131,6 +132,15 @@ def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(autog
     assert data["extra_data"]["hidden_tests"] and f"{data['score']:g} / 100" in done.stdout
 
 
+def test_run_autograder_grades_from_this_checkouts_root_too(autograder):
+    """Tried outside Gradescope from a checkout's root (docs/gradescope.md), the autograder still loads the grader
+    of its own venv, not the checkout's grader/ beside the working folder."""
+    done = run_autograder(autograder, "perfect", cwd=CORPUS.parent.parent)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    assert data["score"] == EXPECTED["perfect"]["score"]
+
+
 def test_a_failing_visible_test_shows_its_sentence_difference_and_replay_lines_in_output(autograder):
     """Gradescope shows `output`, never extra_data: each visible failure's output holds its sentence, the rule,
     expected and actual, and every line that replays it, as Markdown with the replay in a code block."""
@@ -169,22 +179,52 @@ def test_hidden_tests_are_named_by_their_rule_and_their_inputs_withheld(autograd
     assert any(entry["status"] == "failed" and "hidden test" in entry["name"] for entry in data["tests"])
 
 
-def test_part_e_verdicts_and_an_invalid_tests_reason_reach_the_student(autograder):
-    """tests_invalid: every buggy version, caught or missed, is listed under its scenario, and the invalid test's
-    reason is in the top-level output's table of the student's tests."""
+def test_part_e_an_invalid_tests_reason_reaches_the_student_and_each_tests_validity_only_extra_data(autograder):
+    """tests_invalid (a valid Joker test, then an invalid forced-war test): the top-level output and every scenario
+    name the invalid test, its line and reason; no test is said to count or not (extra_data keeps it)."""
     done = run_autograder(autograder, "tests_invalid")
     assert done.returncode == 0, done.stderr
     data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
     check_gradescope_results(data)
     part_e = data["extra_data"]["student_tests"]
-    scenarios = "\n".join(test["output"] for test in data["tests"] if test["tags"] == ["student_tests"])
-    for chaff in part_e["chaffs"]:
-        verdict = ("- caught: " if chaff["caught"] else "- missed: ") + chaff["misconception"]
-        assert verdict in unescaped(scenarios)
-    invalid = [test for test in part_e["tests"] if not test["valid"]]
-    assert invalid and "Each of your tests" in data["output"]
-    for test in invalid:
-        assert f"`{test['id']}` | no: {test['reason']}" in unescaped(data["output"])
+    assert part_e["invalid"] and [test["valid"] for test in part_e["tests"]] == [True, False]
+    scenarios = [test["output"] for test in data["tests"] if test["tags"] == ["student_tests"]]
+    assert len(scenarios) == 4 and all(unescaped(output) == part_e["invalid"] for output in scenarios)
+    assert part_e["invalid"] in unescaped(data["output"]) and "Each of your tests" in data["output"]
+    assert "Counts?" not in data["output"] and "| no: " not in data["output"]
+
+
+def gradescope_part_e(invalid: bool) -> dict[str, Any]:
+    """gradescope_results of a result whose Part E is tests/test_report.py's three tests."""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.grading.scoring import part_e_tests
+    from grader.results import GradeResult
+    from part_e_suites import judged_suite
+
+    part_e = judged_suite(invalid)
+    result = GradeResult(student="s", outcome="graded", reason="", score=0, max_score=20, categories=[],
+                         tests=part_e_tests(part_e, 20.0), sha256="", grader_version="", sandbox="bwrap",
+                         sandbox_warning="", graded_at="", execution_time=0, student_tests=part_e)
+    return gradescope_results(result)
+
+
+def test_gradescope_names_the_first_invalid_test_only_and_keeps_every_tests_validity_in_extra_data():
+    """Issue 26: what the student sees of an invalid suite names its first invalid test, line and reason, and says
+    more may follow; never each test's validity, which extra_data (hidden from students) keeps."""
+    data = gradescope_part_e(invalid=True)
+    shown = unescaped(data["output"] + "\n".join(test["output"] for test in data["tests"]))
+    part_e = data["extra_data"]["student_tests"]
+    assert "test_wrong does not pass on every correct implementation" in shown and "line 5" in shown
+    assert "you are told of the first only" in shown and "did not finish within" not in shown
+    assert "Counts?" not in shown and "- caught" not in shown and "- missed" not in shown
+    assert [test["valid"] for test in part_e["tests"]] == [True, False, False]
+    assert "did not finish within" in part_e["tests"][2]["reason"]
+
+
+def test_gradescope_shows_a_valid_suites_tests_and_verdicts():
+    data = gradescope_part_e(invalid=False)
+    shown = unescaped(data["output"] + "\n".join(test["output"] for test in data["tests"]))
+    assert "Counts?" in shown and "- caught: a Joker that loses to a King" in shown
 
 
 def test_a_part_e_counting_attack_scores_no_more_than_its_honest_twin_on_gradescope(autograder):
@@ -249,3 +289,20 @@ def test_text_from_a_submission_cannot_shape_the_gradescope_page():
             (outside if fence is None else inside).append(line)
     assert fence is None and "````" in "\n".join(inside) and "<script>" in "\n".join(inside)
     assert "<script>" not in "\n".join(outside) and "\\<script\\>" in output and "\\*\\*bold\\*\\*" in output
+
+
+def test_an_excused_hidden_test_says_follows_from_once():
+    """follows_from begins with "follows from: ", so a hidden rule's Gradescope entry does not say it twice."""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.results import FOLLOWS_FROM, CategoryScore, GradeResult, TestResult
+
+    cause = "the Joker beats every other card, charged in Joker dominance"
+    test = TestResult(id="test_w.py::test_x", name="a war", category="forced_war", score=1, max_score=1,
+                      outcome="excused", hidden=True, sentence="", rule="three down, one up",
+                      follows_from=FOLLOWS_FROM + cause)
+    result = GradeResult(student="s", outcome="graded", reason="", score=1, max_score=1,
+                         categories=[CategoryScore("forced_war", "Forced war", 1, 1)], tests=[test],
+                         sha256="", grader_version="", sandbox="bwrap", sandbox_warning="", graded_at="",
+                         execution_time=0)
+    output = "\n".join(entry.get("output", "") for entry in gradescope_results(result)["tests"])
+    assert "follows from" in output and "follows from follows from" not in output.replace(":", "")

@@ -253,6 +253,31 @@ def test_student_code_finds_no_stand_in_before_or_after_a_repaired_call(tmp_path
         client.stop()
 
 
+RANDOM_PROBE = REPAIRABLE_PROBE + '''
+
+def play_round(p1, p2, rules=None):
+    import random
+    card_value(p1.dequeue())
+    return "P1" if random.random() < 0.5 else "P2"
+'''
+"""A probe whose play_round draws from the unseeded global generator: the same draw on every call, repaired or not."""
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_repaired_call_draws_the_same_random_numbers_as_the_call_it_repairs(tmp_path, runtime, level):
+    """Issue 27 item 1: the repaired call runs in a forked child, and CPython reseeds random in every child from
+    the OS; the child starts from the worker's call seed again, so a repair replays the very same draws (with the
+    reseed, 12 repaired calls all agree with the plain one by chance once in 2**12)"""
+    client = probe_client(tmp_path, runtime, level, RANDOM_PROBE)
+    try:
+        student = Student(client, client.times)
+        plain = student.play_round(["5"], ["3"]).result
+        repaired = [student.play_round(["5"], ["3"], trusted="card_value").result for _ in range(12)]
+        assert repaired == [plain] * 12
+    finally:
+        client.stop()
+
+
 @pytest.mark.parametrize("package", ["json", "worker", "operations"])
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level, package):

@@ -20,7 +20,7 @@ from grader.config import ConfigError, load_config
 from grader.export.autograder import METADATA, STUDENT, gradescope_policy, read_metadata
 from grader.export.gradescope_results import gradescope_results
 from grader.grading.runner import with_late_policy
-from grader.late import LateError, LatePolicy, Lateness, assess, check_students, duration
+from grader.late import LateError, LatePolicy, Lateness, assess, check_students, duration, name_students
 from grader.report.html import render_class_overview, render_student_report
 from grader.results import GradeResult, read_results, write_results
 
@@ -251,6 +251,40 @@ def test_an_extension_for_a_student_who_has_not_submitted_is_a_note_not_a_refusa
     notes = check_students(policy(extensions={"zed": moment(DUE)}), ["alice", "bob"])
     assert notes == ["late.extensions: 'zed' has no submission in this class (yet); the line applies once it is graded"]
     assert check_students(policy(extensions={"bob": moment(DUE)}), ["alice", "bob"]) == []
+
+
+ROSTER = ("id,name,email,github,section\n1001,Kiran Patel,kpatel@uni.edu,kpatel,L01\n"
+          "1002,Ann Lee,alee@uni.edu,,L01\n1003,Zed Moore,zmoore@uni.edu,zmoore,L02\n")
+
+
+def test_with_a_roster_extensions_and_the_ledger_name_students_as_the_gradebook_does(tmp_path):
+    """Issue 28 item 2: with [late] roster, a row may name the student by the roster's id (1001: the clone
+    war-kpatel, whose name ends with that student's login), GitHub login or email (alee@uni.edu: the submission
+    alee), and the policy is keyed by the submissions; a student of the roster without a submission is a note; a
+    row naming nobody is refused in one line"""
+    path = settings(tmp_path, f'due = "{DUE}"\nextensions = "ext.csv"\ngrace_used = "ledger.csv"\n'
+                    'roster = "roster.csv"\n',
+                    {"ext.csv": "id,until\n1001,2026-12-03T23:59-05:00\nzmoore,2026-12-04T23:59-05:00\n",
+                     "ledger.csv": "id,days\nalee@uni.edu,2\n", "roster.csv": ROSTER})
+    late = load_config(path, environ={}).late
+    assert late is not None and late.roster is not None
+    named, notes = name_students(late, ["war-kpatel", "alee"])
+    assert named.extensions == {"war-kpatel": moment("2026-12-03T23:59:00-05:00")}
+    assert named.grace_used == {"alee": 2}
+    assert notes == [f"{tmp_path / 'ext.csv'} line 3: 'zmoore' (1003 Zed Moore) has no submission in this class "
+                     "(yet); the line applies once it is graded"]
+    assert assess(named, "war-kpatel", "2026-12-02T10:00:00-05:00", False, 80.0).sentence.startswith(
+        "submitted on time")
+    (tmp_path / "ext.csv").write_text("id,until\n1009,2026-12-03T23:59-05:00\n")
+    with pytest.raises(LateError, match=r"ext.csv line 2: '1009' is no student of roster.csv"):
+        name_students(load_config(path, environ={}).late, ["war-kpatel", "alee"])
+
+
+def test_without_a_roster_a_row_names_a_submission_as_before():
+    """No [late] roster: the rows are the submissions' names; check_students's notes"""
+    named, notes = name_students(policy(extensions={"bob": moment(DUE), "zed": moment(DUE)}), ["alice", "bob"])
+    assert set(named.extensions) == {"bob", "zed"} and len(notes) == 1 and "'zed'" in notes[0]
+    assert name_students(policy(extensions={"zed": moment(DUE)}), ["alice"], whole_class=False)[1] == []
 
 
 def test_a_late_section_without_a_due_date_is_refused_before_grading(tmp_path, capsys):

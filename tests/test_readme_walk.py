@@ -54,17 +54,18 @@ def clone(folder: Path, commits: list[tuple[str, bool]]) -> None:
 
 
 def test_the_instructors_walk_from_due_date_to_gradebook_runs_as_written(tmp_path):
-    """Every command exits 0; the late commits are graded by --latest with the policy (extension, grace day,
-    penalty), changes.csv lists the scores that moved, and Canvas and Moodle get every roster student"""
+    """Every command exits 0; --at grades bob, whose extension names him by the roster's id, at his own due date;
+    the late commits are graded by --latest with the policy (grace day, penalty), changes.csv lists the scores
+    that moved, and Canvas and Moodle get every roster student"""
     settings, commands = walk_blocks()
-    (tmp_path / "extensions.csv").write_text("id,until\nbob,2026-12-02T23:59-05:00\n")
-    (tmp_path / "grading.toml").write_text(settings)
-    assert load_config(tmp_path / "grading.toml", environ={}).late is not None
+    (tmp_path / "extensions.csv").write_text("id,until\n1002,2026-12-02T23:59-05:00\n")
     (tmp_path / "roster.csv").write_text("id,name,email,github,section\n"
                                          "1001,Alice Ames,alice@example.edu,alice,A\n"
                                          "1002,Bob Byrd,bob@example.edu,bob,A\n"
                                          "1003,Carol Cho,carol@example.edu,carol,B\n"
                                          "1004,Dave Diaz,dave@example.edu,dave,B\n")
+    (tmp_path / "grading.toml").write_text(settings)
+    assert load_config(tmp_path / "grading.toml", environ={}).late is not None
     clones = tmp_path / "clones"
     clone(clones / "alice", [("2026-11-30T18:00-05:00", True), ("2026-12-02T09:00-05:00", True)])  # 9 h late
     clone(clones / "bob", [("2026-11-29T12:00-05:00", False), ("2026-12-02T20:00-05:00", True)])  # extended
@@ -77,7 +78,7 @@ def test_the_instructors_walk_from_due_date_to_gradebook_runs_as_written(tmp_pat
 
     with (tmp_path / "reports" / "changes.csv").open(newline="") as handle:
         moved = {row["student"]: (float(row["before"]), float(row["after"])) for row in csv.DictReader(handle)}
-    assert moved == {"bob": (0.0, CORRECT), "carol": (0.0, round(CORRECT * 0.8, 2))}
+    assert moved == {"carol": (0.0, round(CORRECT * 0.8, 2))}  # bob was graded at his extended due date by --at
     with (tmp_path / "reports" / "changes.csv").open(newline="") as handle:
         why = {row["student"]: row["rules_changed"] for row in csv.DictReader(handle)}
     assert why["carol"] == "ungradable → graded; late: none → submitted 2 days 11 h late, 1 grace day used, −20%"

@@ -26,6 +26,7 @@ from grader.report.html import (
     render_student_report,
 )
 from grader.results import GradeResult, read_results, write_results
+from part_e_suites import judged_suite
 
 EXAMPLES_DIR = Path(__file__).parent / "data" / "results"
 _spec = importlib.util.spec_from_file_location("make_examples", EXAMPLES_DIR / "make_examples.py")
@@ -742,9 +743,36 @@ def test_the_report_opens_with_where_the_points_went(view):
     result = EXAMPLES["collects_opponent_first"]
     html = report.render_student_report(result, view=view)
     assert html.index('id="losses"') < html.index('id="tests"')
-    lost = round(sum(c.max_score - c.score for c in result.categories if c.id != "student_tests"), 2)
+    for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
+        assert f'id="{anchor}"' in html, anchor
+
+
+def _late(result: GradeResult, percent: float) -> GradeResult:
+    """result handed in late, with percent of its points taken."""
+    from grader.late import Lateness
+
+    after = round(result.score * (1 - percent / 100), 4)
+    late = Lateness(due="2026-12-01T23:59-05:00", extended=False, late=True, hours_late=30.0, grace_days_used=0,
+                    penalty_percent=percent, points_before=result.score, points_after=after, cut_off=False,
+                    sentence=f"submitted 30 h late, \u2212{percent:g}%")
+    return dataclasses.replace(result, score=after, late=late)
+
+
+@pytest.mark.parametrize("view", ["student", "instructor"])
+@pytest.mark.parametrize("folder", ["collects_opponent_first", "jokers_lose_to_kings", "perfect_score", "late",
+                                    "part_e"])
+def test_where_the_points_went_adds_up_to_what_was_lost(folder, view):
+    """The losses listed, Part E's chaffs not caught and a late penalty included, add up to the maximum less the
+    total, and each links to an element of the page."""
+    result = EXAMPLES.get(folder) or EXAMPLES["collects_opponent_first"]
+    if folder == "part_e":
+        result = dataclasses.replace(result, score=result.score - 3, categories=[
+            dataclasses.replace(c, score=c.score - 3) if c.id == "student_tests" else c for c in result.categories])
+    elif folder == "late":
+        result = _late(result, 20)
+    html = report.render_student_report(result, view=view)
     shown = [float(points.replace("\u2212", "")) for points in re.findall(r'class="loss-points">([^<]*)<', html)]
-    assert shown and round(sum(shown), 1) == round(lost, 1)
+    assert round(sum(shown), 1) == round(result.max_score - result.score, 1)
     for anchor in re.findall(r'class="loss-rule"><a href="#([^"]+)"', html):
         assert f'id="{anchor}"' in html, anchor
 
@@ -794,3 +822,37 @@ def test_passed_tests_are_folded_and_every_other_test_is_shown_open(rendered):
                     points = [item.one(cls="test-points").fraction() for item in items]
                     assert summary.one(cls="fraction").fraction() == pytest.approx(
                         (sum(earned for earned, _ in points), sum(most for _, most in points)), abs=0.01)
+
+
+@pytest.mark.parametrize("view", ["student", "instructor"])
+def test_an_excused_test_says_follows_from_once(rendered, view):
+    """follows_from begins with "follows from: ", so no page (a test's sentence, a hidden rule's line) says it twice."""
+    for folder in EXAMPLES:
+        text = everything_said(page_of(rendered[view], folder))
+        assert "follows from: follows from" not in text, folder
+        assert "follows from:" in text or not any(t.outcome == "excused" for t in EXAMPLES[folder].tests)
+
+
+def test_an_invalid_suite_shows_the_student_the_first_invalid_test_only_and_the_instructor_every_one():
+    """Issue 26: the student's view names the first invalid test, its line and reason, and that more may follow,
+    never whether each test counts (one bit of the correct implementations' behaviour each); the instructor's
+    view keeps every test's validity and reason."""
+    part_e = judged_suite(invalid=True)
+    result = dataclasses.replace(EXAMPLES["perfect_score"], student_tests=part_e)
+    student = report.render_student_report(result, view="student")
+    instructor = report.render_student_report(result, view="instructor")
+    first = "test_wrong does not pass on every correct implementation, so none of your tests count"
+    assert first in student
+    assert "the assertion at line 5 of tests/test_war.py" in student and "you are told of the first only" in student
+    hang = "did not finish within"
+    assert hang not in student and ">Counts?<" not in student and "Caught:" not in student
+    assert hang in instructor and ">Counts?<" in instructor and first in instructor
+    assert student.count("test_hangs") == 1  # listed among the tests, nothing said of it
+
+
+def test_a_valid_suite_still_shows_each_test_and_the_chaffs_it_caught():
+    part_e = judged_suite(invalid=False)
+    assert part_e.invalid == "" and sum(s.score for s in part_e.scenarios) > 0
+    student = report.render_student_report(dataclasses.replace(EXAMPLES["perfect_score"], student_tests=part_e))
+    assert ">Counts?<" in student and "Caught: a Joker that loses to a King" in student
+    assert "1.75 / (1.75 + the buggy versions missed in all four scenarios)" in student

@@ -15,7 +15,8 @@ import pytest
 from grader.chaffs import CHAFFS, write_reference
 from grader.batch import grade
 from grader.config import load_config
-from grader.part_e.judge import KNOWN_EXCEPTIONS, SCENARIOS, Run, given_examples, judge, scenario_of, scenario_sentence
+from grader.part_e.judge import (KNOWN_EXCEPTIONS, MISS_FACTOR, SCENARIOS, Run, credit, given_examples, judge, scenario_of,
+                                 scenario_sentence)
 from grader.results import StudentTestsResult
 from grader.part_e import runner
 from grader.part_e.runner import checked_outcome, grade_student_tests, make_runtime
@@ -53,12 +54,84 @@ def test_every_chaff_category_belongs_to_one_of_the_four_scenarios():
 
 
 def test_a_valid_test_that_fails_on_a_chaff_catches_it_and_earns_its_share():
-    """One Joker chaff caught out of five in its scenario: 5 points * 1/5."""
+    """One Joker chaff caught out of five in its scenario, 23 of 24 missed: 5 points * 1/5 * 1.75 / (1.75 + 23)."""
     result = judged({"joker_below_king": {"t::a": FAIL}}, ["t::a"])
     jokers = next(s for s in result.scenarios if s.id == "jokers")
-    assert (jokers.caught, jokers.total, jokers.score, jokers.max_score) == (1, 5, 1.0, 5.0)
-    assert sum(s.score for s in result.scenarios) == 1.0
+    expected = round(5.0 / 5 * MISS_FACTOR / (MISS_FACTOR + 23), 4)
+    assert (jokers.caught, jokers.total, jokers.score, jokers.max_score) == (1, 5, expected, 5.0)
+    assert sum(s.score for s in result.scenarios) == expected and result.invalid == ""
     assert [v.misconception for v in result.chaffs if v.caught] == ["a Joker that loses to a King"]
+
+
+def test_a_suite_that_catches_every_chaff_earns_every_point_and_each_miss_costs_more_than_its_share():
+    """All 24 caught: 20. One missed: its scenario's share of it, and every scenario times 1.75 / 2.75."""
+    tests = ["t::a"]
+    every = judged({variant.name: {"t::a": FAIL} for variant in CHAFFS}, tests)
+    assert [s.score for s in every.scenarios] == [5.0] * 4 and every.invalid == ""
+    missed = CHAFFS[0]
+    one_less = judged({variant.name: {"t::a": FAIL} for variant in CHAFFS if variant is not missed}, tests)
+    factor = MISS_FACTOR / (MISS_FACTOR + 1)
+    total = sum(s.score for s in one_less.scenarios)
+    assert total == pytest.approx(20 * factor - 5 / sum(1 for v in CHAFFS if v.category in
+                                                         SCENARIOS[scenario_of(missed.category)][1]) * factor, abs=1e-3)
+    assert total < 20 - 5 / 9  # less than a linear share of the missed chaff, whatever its scenario
+
+
+def test_the_credit_is_each_scenarios_linear_share_times_the_suite_wide_factor():
+    totals = {"jokers": 5, "forced_war": 7, "exhaustion": 3, "full_game": 9}
+    assert credit(totals, totals, 20.0) == {scenario: 5.0 for scenario in totals}
+    assert credit({**totals, "exhaustion": 0}, totals, 20.0) == pytest.approx(
+        {"jokers": 5 * 1.75 / 4.75, "forced_war": 5 * 1.75 / 4.75, "exhaustion": 0.0, "full_game": 5 * 1.75 / 4.75})
+    assert sum(credit({s: 0 for s in totals}, totals, 20.0).values()) == 0
+
+
+def test_one_invalid_test_makes_the_whole_suite_count_for_nothing_and_names_the_first():
+    """An honest Joker test that catches, then two tests failing on the reference: Part E scores 0, every chaff is
+    missed, and the sentence names the first invalid test (file order), its line and reason, and that more may be."""
+    tests = ["tests/test_war.py::test_joker", "tests/test_war.py::test_wrong", "tests/test_war.py::test_also_wrong"]
+    sources = {"tests/test_war.py": "def test_joker():\n    pass\n\ndef test_wrong():\n    assert 1 == 2\n"}
+    fail = {**FAIL, "line": 5}
+    outcomes = {"reference": {tests[0]: PASS, tests[1]: fail, tests[2]: fail},
+                "wheat": {tests[0]: PASS, tests[1]: fail, tests[2]: fail},
+                **{v.name: {tests[0]: FAIL, tests[1]: fail, tests[2]: fail} for v in CHAFFS}}
+    result = judged(outcomes, tests, sources=sources)
+    assert sum(s.score for s in result.scenarios) == 0 and not any(v.caught for v in result.chaffs)
+    assert all(test.catches == 0 for test in result.tests)
+    assert [test.valid for test in result.tests] == [True, False, False]  # the instructor's data keeps every test's
+    assert result.invalid.startswith("test_wrong does not pass on every correct implementation, so none of your tests "
+                                     "count")
+    assert "the assertion at line 5 of tests/test_war.py (`assert 1 == 2`)" in result.invalid
+    assert result.invalid.endswith("Tests after it may be invalid too: you are told of the first only.")
+    assert "test_also_wrong" not in result.invalid
+    assert all(scenario_sentence(scenario, result) == result.invalid for scenario in result.scenarios)
+    assert StudentTestsResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+
+
+def test_the_last_test_invalid_says_no_more_may_follow():
+    result = judged({key: {"t::a": PASS, "t::b": FAIL} for key in ("reference", "wheat")}, ["t::a", "t::b"])
+    assert result.invalid.startswith("b does not pass") and "Tests after it" not in result.invalid
+
+
+def test_the_starters_unfinished_skeletons_earn_nothing_and_never_make_the_suite_invalid():
+    """The untouched skeleton's four skipped scenarios beside a test of one's own: the suite still counts, and a
+    skeleton's reason says nothing of its outcome on the correct implementations."""
+    skeleton = (ROOT / "starter" / "test_war.py").read_text()
+    sources = {"starter/test_war.py": skeleton + "\n\ndef test_mine():\n    pass\n"}
+    given = given_examples(sources, skeleton)
+    stubs = [f"starter/test_war.py::test_scenario_{n}" for n in
+             ("1_joker_dominance", "2_forced_war", "3_exhaustion_during_war", "4_full_game")]
+    assert set(stubs) < given and "starter/test_war.py::test_mine" not in given
+    tests = ["starter/test_war.py::test_worked_example_a_round_without_a_war", *stubs, "starter/test_war.py::test_mine"]
+    skipped = {stub: {"outcome": "skipped"} for stub in stubs}
+    outcomes = {key: {**{test: PASS for test in tests}, **skipped} for key in ("reference", "wheat")}
+    outcomes["joker_below_king"] = {**{test: PASS for test in tests}, **skipped,
+                                    "starter/test_war.py::test_mine": FAIL}
+    result = judged(outcomes, tests, given=given, sources=sources)
+    assert result.invalid == "" and sum(s.score for s in result.scenarios) > 0
+    reasons = {test.id: test.reason for test in result.tests}
+    assert all(reasons[stub] == "This is one of the starter's unfinished skeletons: it earns nothing and does not "
+                                "count against your suite." for stub in stubs)
+    assert "passes on every correct implementation" in reasons[tests[0]]
 
 
 @pytest.mark.parametrize("outcome", ["crash", "timeout", "error", "skipped", "missing"])
@@ -86,10 +159,34 @@ def test_an_invalid_test_that_passes_on_one_chaff_is_explained_by_that_bug():
 
 def test_an_invalid_test_names_its_own_failing_line_when_no_bug_explains_it():
     """A test failing everywhere is explained by its own assertion line, from the student's file."""
-    outcomes = {key: {"t::a": FAIL} for key in ["reference", "wheat", *(v.name for v in CHAFFS)]}
+    test = "tests/test_war.py::test_a"
+    outcomes = {key: {test: FAIL} for key in ["reference", "wheat", *(v.name for v in CHAFFS)]}
     sources = {"tests/test_war.py": "def test_a():\n    x = 1\n    assert x == 2\n"}
-    reason = judged(outcomes, ["t::a"], sources=sources).tests[0].reason
+    reason = judged(outcomes, [test], sources=sources).tests[0].reason
     assert reason.endswith("the assertion at line 3 of tests/test_war.py (`assert x == 2`).")
+    case = judged({key: {f"{test}[3]": FAIL} for key in ["reference", "wheat"]}, [f"{test}[3]"], sources=sources)
+    assert "line 3 of tests/test_war.py" in case.tests[0].reason  # a parametrized case names its function's line
+    method = {"tests/test_war.py": "class TestWar:\n    def test_a(self):\n        assert 1 == 2\n"}
+    fail = {**FAIL, "line": 3}
+    in_class = judged({key: {"tests/test_war.py::TestWar::test_a": fail} for key in ["reference", "wheat"]},
+                      ["tests/test_war.py::TestWar::test_a"], sources=method)
+    assert "line 3 of tests/test_war.py (`assert 1 == 2`)" in in_class.tests[0].reason
+
+
+def test_a_failing_line_is_named_only_inside_a_short_test_of_its_own():
+    """The line is the one free number a reason carries: a test that branches on what it sees to one of thousands
+    of lines (or of helpers) would read that many bits of the correct implementations' behaviour from it. Only a
+    line of the test's own function, at most 40 lines long, is named."""
+    long_test = "def test_long():\n" + "    x = 1\n" * 60 + "    assert x == 2\n"
+    helper = "def check(x):\n    assert x == 2\n\n\ndef test_short():\n    check(1)\n"
+    sources = {"tests/test_war.py": long_test, "tests/test_more.py": helper}
+    far = {**FAIL, "line": 62}
+    in_helper = {**FAIL, "file": "/submission/tests/test_more.py", "line": 2}
+    tests = ["tests/test_war.py::test_long", "tests/test_more.py::test_short"]
+    outcomes = {key: {tests[0]: far, tests[1]: in_helper} for key in ["reference", "wheat"]}
+    long_reason, helper_reason = (test.reason for test in judged(outcomes, tests, sources=sources).tests)
+    assert "62" not in long_reason and "at most 40 lines" in long_reason and "AssertionError" in long_reason
+    assert "line 2" not in helper_reason and "in a function it called" in helper_reason
 
 
 def test_a_test_that_passes_on_one_wheat_only_depends_on_what_the_rules_leave_open():
@@ -99,17 +196,21 @@ def test_a_test_that_passes_on_one_wheat_only_depends_on_what_the_rules_leave_op
 
 
 def test_a_test_that_hangs_or_crashes_on_a_wheat_says_so():
-    """The reason for a hang names the deadline; for a crash, the process ending."""
-    assert "did not finish within 10 s" in judged({"reference": {"t::a": {"outcome": "timeout"}}}, ["t::a"]).tests[0].reason
+    """The reason for a hang says it did not finish in time; for a crash, the process ending."""
+    assert "did not finish within its time limit" in judged({"reference": {"t::a": {"outcome": "timeout"}}},
+                                                            ["t::a"]).tests[0].reason
     assert "ended the test process" in judged({"wheat": {"t::a": {"outcome": "crash"}}}, ["t::a"]).tests[0].reason
 
 
-def test_a_hang_on_the_second_wheat_names_the_deadline_its_time_on_the_reference_gave():
-    """The reference's limit is the ceiling; the second wheat's is the one derived from the test's time there."""
+def test_a_hang_on_the_second_wheat_never_quotes_the_deadline_its_time_on_the_reference_gave():
+    """Every correct run's limit comes from the test's time on the student's own package, which the test can make
+    depend on what it sees (a sleep), so its value is never told."""
     runs = runs_with({"wheat": {"t::a": {"outcome": "timeout"}}}, ["t::a"])
     result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0,
-                   deadlines={"t::a": 0.5})
-    assert "did not finish within 0.5 s on a correct implementation" in result.tests[0].reason
+                   deadlines={"t::a": 0.437})
+    reason = result.tests[0].reason
+    assert reason.startswith("It did not finish within its time limit on a correct implementation")
+    assert "0.437" not in reason and "0.4" not in reason
 
 
 @pytest.mark.parametrize(("own", "says"), [("timeout", "did not finish within 2 s on your own package"),
@@ -346,7 +447,8 @@ def test_nothing_to_find():
 
 
 def test_the_report_shows_part_e_with_misconceptions_and_reasons_but_no_output(tmp_path):
-    """report.html names caught and missed bugs in words and an invalid test's reason."""
+    """report.html names an invalid test, with the bug it expects in words, and no run's output; the suite then
+    counts for nothing, so no bug is listed as missed by it."""
     tests = '''
 from starter import Queue, play_round
 
@@ -361,8 +463,8 @@ def test_king_beats_joker():
     grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)
     result = read_results(tmp_path / "out" / "wrong" / "results.json")
     html = render_student_report(result)
-    assert "Your tests (Part E)" in html and "Missed: a Joker that loses to a King" in html
-    assert "your test expects that bug" in html
+    assert "Your tests (Part E)" in html and "test_king_beats_joker does not pass on every correct" in html
+    assert "a Joker that loses to a King" in html and "your test expects that bug" in html and "Missed:" not in html
     raw = (tmp_path / "out" / "wrong" / "results.json").read_text()
     assert "PRINTED-BY-THE-TEST" not in raw and "PRINTED-BY-THE-TEST" not in html
     assert json.loads(raw)["extra_data"]["student_tests"]["status"] == "graded"
@@ -477,7 +579,9 @@ def test_never_ends():
     assert (never.valid, never.own_outcome) == (False, "timeout")
     assert "did not finish within 1 s on your own package" in never.reason
     assert all(command.select is not None and never.id not in command.select for command in commands[1:])
-    assert sum(verdict.caught for verdict in result.chaffs) == 2
+    assert all(test.valid for test in result.tests if test is not never)  # the Joker tests still ran and passed
+    assert result.invalid.startswith("test_never_ends does not pass on every correct implementation")
+    assert sum(verdict.caught for verdict in result.chaffs) == 0  # one invalid test: the suite counts for nothing
     assert seconds < 20
 
 
@@ -570,7 +674,8 @@ def judge_runs(runs: list[Run]):
 def test_a_test_failing_on_both_runs_of_a_chaff_catches_it():
     result = judge_runs(chaff_runs_apart({"t::a": FAIL}, {"t::a": FAIL}, ["t::a"]))
     assert [v.misconception for v in result.chaffs if v.caught] == ["a Joker that loses to a King"]
-    assert sum(s.score for s in result.scenarios) == 1.0 and result.untrusted == ""
+    assert sum(s.score for s in result.scenarios) == round(MISS_FACTOR / (MISS_FACTOR + 23), 4)
+    assert result.untrusted == ""
 
 
 @pytest.mark.parametrize("other", ["timeout", "crash", "error", "skipped", "missing"])

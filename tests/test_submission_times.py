@@ -385,3 +385,50 @@ def test_a_class_of_clones_graded_at_the_deadline_then_at_the_latest(tmp_path, c
     assert by_name["alice"].outcome == "ungradable" and "no package found" in by_name["alice"].reason
     assert by_name["alice"].submitted_at == LAST and hashes["last"][:7] in by_name["alice"].provenance
     assert by_name["bob"].reason.startswith("no package found") and by_name["bob"].submitted_at == AFTER
+
+
+def test_at_grades_a_student_with_an_extension_at_their_own_due_date(tmp_path):
+    """--at the class's due date picks, for a student whose extension runs to 12-03, the last commit by 12-03
+    (moved by the extension, as the cut-off is): dave's work of 12-02 is graded on time, and its provenance says
+    the deadline was moved; erin, without an extension, is graded at the class's due date as before"""
+    klass, out = tmp_path / "class", tmp_path / "out"
+    for name in ("dave", "erin"):
+        (klass / name).mkdir(parents=True)
+        git(klass / name, "init", "-q", "-b", "main")
+        (klass / name / "README.md").write_text("War\n")
+        commit(klass / name, "Template", "2026-11-20T09:00:00-05:00")
+        shutil.copytree(PERFECT, klass / name / "starter")
+        commit(klass / name, "Finish the game", AFTER)
+    (tmp_path / "extensions.csv").write_text("id,until\ndave,2026-12-03T23:59-05:00\n")
+    settings = tmp_path / "grading.toml"
+    settings.write_text(FAST.read_text() + f'\n[late]\ndue = "{DEADLINE}"\npenalty_per_day = 10\n'
+                        f'extensions = "extensions.csv"\n')
+    report = grade_run(paths=[klass], out=out, jobs=2, config_path=settings, at=parse_deadline(DEADLINE))
+    by_name = {result.student: result for result in report.results}
+    dave, erin = by_name["dave"], by_name["erin"]
+    assert dave.outcome == "graded" and dave.score == CORRECT and dave.submitted_at == AFTER
+    assert "moved by your extension" in dave.provenance and "2026-12-03T23:59:00-05:00" in dave.provenance
+    assert dave.late is not None and not dave.late.late and dave.late.extended
+    assert erin.outcome == "ungradable" and erin.reason.startswith("no package found")
+
+
+def test_at_applies_an_extension_keyed_by_the_rosters_id_to_a_clone(tmp_path):
+    """Issue 28 items 1 and 2 together, as the README's walk writes them: extensions.csv names the student by the
+    roster's id, the class is clones named war-<login>; with [late] roster the extension reaches war-dpark, whose
+    work of 12-02 is graded on time at --at the class's due date"""
+    klass, out = tmp_path / "class", tmp_path / "out"
+    folder = klass / "war-dpark"
+    folder.mkdir(parents=True)
+    git(folder, "init", "-q", "-b", "main")
+    (folder / "README.md").write_text("War\n")
+    commit(folder, "Template", "2026-11-20T09:00:00-05:00")
+    shutil.copytree(PERFECT, folder / "starter")
+    commit(folder, "Finish the game", AFTER)
+    (tmp_path / "extensions.csv").write_text("id,until\n1004,2026-12-03T23:59-05:00\n")
+    (tmp_path / "roster.csv").write_text("id,name,email,github,section\n1004,Dana Park,dpark@uni.edu,dpark,L01\n")
+    settings = tmp_path / "grading.toml"
+    settings.write_text(FAST.read_text() + f'\n[late]\ndue = "{DEADLINE}"\npenalty_per_day = 10\n'
+                        'extensions = "extensions.csv"\nroster = "roster.csv"\n')
+    [dana] = grade_run(paths=[klass], out=out, jobs=1, config_path=settings, at=parse_deadline(DEADLINE)).results
+    assert dana.outcome == "graded" and dana.score == CORRECT and dana.submitted_at == AFTER
+    assert dana.late is not None and dana.late.extended and not dana.late.late

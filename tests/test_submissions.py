@@ -412,3 +412,51 @@ def test_a_py_file_is_hashed_by_content_and_a_too_large_one_by_size(tmp_path):
     digest = submission_hash(source)
     big.write_bytes(b"x" * (2 * 2**20))
     assert submission_hash(source) == digest
+
+
+def gradescope_export(folder: Path) -> Path:
+    """Gradescope's export unzipped: submission_metadata.yml beside one folder per submission."""
+    folder.mkdir(parents=True)
+    (folder / "submission_metadata.yml").write_text("submission_1001:\n  :submitters:\n  - :name: Ann Lee\n")
+    package(folder / "submission_1001")
+    (folder / "submission_1002").mkdir()
+    (folder / "submission_1002" / "war.py").write_text("X = 1\n")
+    return folder
+
+
+def canvas_download(folder: Path) -> Path:
+    """Canvas's bulk download: zips and a loose .py, named by Canvas."""
+    folder.mkdir(parents=True)
+    for name in ("smithjohn_1_2_war", "doejane_3_4_war", "leeann_5_6_war"):
+        with zipfile.ZipFile(folder / f"{name}.zip", "w") as bundle:
+            bundle.writestr("starter/__init__.py", "X = 1\n")
+    (folder / "kimbo_7_8_war.py").write_text("X = 1\n")
+    return folder
+
+
+@pytest.mark.parametrize("layout", ["gradescope_one_level_down", "three_lms_folders"])
+def test_a_folder_of_submissions_one_level_down_is_named_in_one_line_not_graded_as_one(tmp_path, layout):
+    """Issue 28 item 3: a class folder whose child is itself a folder of submissions (Gradescope's export inside a
+    folder; canvas/, gradescope/ and clones/ side by side) stops with one line naming that folder, instead of
+    grading it as one student"""
+    klass = tmp_path / "class"
+    if layout == "gradescope_one_level_down":
+        gradescope_export(klass / "assignment_77_export")
+        named = klass / "assignment_77_export"
+    else:
+        canvas_download(klass / "canvas")
+        gradescope_export(klass / "gradescope")
+        for name in ("war-alice", "war-bob"):
+            classroom_repo(klass / "clones" / name)
+        named = klass / "canvas"
+    with pytest.raises(UsageError) as raised:
+        discover([klass])
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith(f"{named}: a folder of ") and "submissions" in message
+    assert f"war-grader grade {named}" in message
+
+
+def test_each_lms_folder_on_its_own_is_a_class(tmp_path):
+    """The same folders given themselves are classes: Gradescope's submissions, Canvas's files, the clones"""
+    assert [s.student for s in discover([gradescope_export(tmp_path / "gs")])] == ["Ann_Lee", "submission_1002"]
+    assert len(discover([canvas_download(tmp_path / "canvas")])) == 4

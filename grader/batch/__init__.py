@@ -11,6 +11,7 @@ from ..config import ConfigError
 from ..grading.runner import GradingError
 from ..commits import parse_deadline
 from ..late import LateError
+from ..roster import RosterError
 from ..sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
 from ..submissions import UsageError
 from .class_run import (BatchReport, Listener, check, check_passed, find_class, grade, grade_into, grade_run,
@@ -21,6 +22,6 @@ from .output import INSTRUCTOR_FOLDER, OutputError, grades_csv, junit, render, r
 from .shards import Shard
 
 __all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "INSTRUCTOR_FOLDER", "LEVELS", "LateError", "Listener",
-           "MAX_JOBS", "MergeError", "OutputError", "SandboxError", "Shard", "UsageError", "check", "check_passed",
+           "MAX_JOBS", "MergeError", "OutputError", "RosterError", "SandboxError", "Shard", "UsageError", "check", "check_passed",
            "find_class", "grade", "grade_into", "grade_run", "grade_submissions", "grades_csv", "junit", "merge",
            "merge_run", "merge_shards", "parse_deadline", "render", "reveal_set", "write_outputs"]

@@ -19,7 +19,7 @@ from .. import __version__
 from ..commits import choose_commits
 from ..config import Config, load_config
 from ..grading.runner import grade_all, open_batch, scratch_folder, with_late_policy, without_late
-from ..late import check_students, require_due
+from ..late import name_students, own_deadline, require_due
 from ..part_e.runner import reference_with_tests
 from ..report.html import ReportError, render_results, write_student_report
 from ..results import GradeResult
@@ -206,12 +206,16 @@ def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | No
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     reveal_date(config)  # "due" without a due date: refused before anything is graded
     submissions, skipped = find_class(paths, out)
-    if config.late is not None and len(submissions) > 1:  # one submission graded alone is not its class
-        for line in check_students(config.late, [submission.student for submission in submissions]):
+    if config.late is not None:  # one submission graded alone is not its class: no note of who has none
+        late, notes = name_students(config.late, [submission.student for submission in submissions],
+                                    whole_class=len(submissions) > 1)
+        config = dataclasses.replace(config, late=late)
+        for line in notes:
             listener.noticed(line)
     for line in skipped:
         listener.skipped(line)
-    chosen, notes = choose_commits(shard.select(submissions) if shard else submissions, at=at, latest=latest)
+    chosen, notes = choose_commits(shard.select(submissions) if shard else submissions, at=at, latest=latest,
+                                   own_deadline=lambda student, moment: own_deadline(config.late, student, moment))
     for line in notes:
         listener.noticed(line)
     listener.started(len(chosen))

@@ -33,8 +33,8 @@ from ..batch.output import LOCK_NAME, batch_students
 from ..report.input import result_paths, try_load
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically
 from .classroom import ExportError
-from .roster import HEADER as ROSTER_HEADER
-from .roster import Matching, Roster, Student, match, read_roster
+from ..roster import HEADER as ROSTER_HEADER
+from ..roster import Matching, Roster, Student, match, read_roster
 
 FORMATS = ("canvas", "moodle", "csv")
 """The --format choices."""

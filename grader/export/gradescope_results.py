@@ -5,8 +5,9 @@ HTML row holds: the sentence, the rule checked, expected beside actual, what was
 replay it. Hidden tests are shown as the HTML student view shows them: one entry per rule they check (with
 its points and outcome), never their names or inputs; their full entries move to the top level's extra_data,
 which students never see. Part E's scenarios list each buggy version caught or missed, and the top-level
-output the categories' points and each of the student's own tests with the reason an invalid one does not
-count. Text from a submission goes into code blocks or is escaped, so it cannot shape the page.
+output the categories' points and each of the student's own tests; of a suite with an invalid test, only the
+first one, its line and its reason (each test's validity would tell the student one bit of the correct
+implementations' behaviour per test: docs/part-e.md), while extra_data keeps every test's. Text from a submission goes into code blocks or is escaped, so it cannot shape the page.
 
 With [reveal] set, each hidden test also gets its full entry (what a visible failure shows, replay lines
 included) under a visibility Gradescope itself lifts later, since results.json is written once, at submission
@@ -22,6 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..part_e.judge import CREDIT_RULE
 from ..report.page import OUTPUT_LIMIT, REPRODUCTION_LIMIT, TRACEBACK_LIMIT, clip
 from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, GradeResult, TestResult, write_atomically
 
@@ -82,7 +84,7 @@ def _test_output(test: TestResult) -> str:
     """A visible test's Markdown: what its row of the HTML student report shows."""
     parts: list[str] = []
     if test.outcome == "excused":
-        parts.append(_text(test.sentence or f"follows from: {test.follows_from}"))
+        parts.append(_text(test.sentence or test.follows_from))
         parts.append("No points lost here: the bug that explains this failure is charged once, where it is named. "
                      "Fix it and this test should pass too.")
     elif test.sentence:
@@ -120,7 +122,7 @@ def _hidden_entry(category: str, rule: str, tests: list[TestResult]) -> dict[str
         name = f"{title}: {len(tests)} hidden test{'s' if len(tests) > 1 else ''}"
         lines = ["Hidden tests: their names and inputs are not shown."]
     lines += [f"Excused: it follows from {_text(because)}, charged once where it is named."
-              for because in dict.fromkeys(test.follows_from for test in tests
+              for because in dict.fromkeys(test.cause for test in tests
                                            if test.outcome == "excused" and test.follows_from)]
     return {"name": name, "score": round(sum(test.score for test in tests), 4),
             "max_score": round(sum(test.max_score for test in tests), 4), "status": "passed" if passed else "failed",
@@ -140,8 +142,8 @@ def _revealed_entry(test: TestResult, visibility: str) -> dict[str, Any]:
 def _scenario_verdicts(result: GradeResult) -> dict[str, list[str]]:
     """Per Part E scenario, a Markdown line for each buggy version: caught (and by which tests) or missed."""
     verdicts: dict[str, list[str]] = {}
-    if result.student_tests is None:
-        return verdicts
+    if result.student_tests is None or result.student_tests.invalid:
+        return verdicts  # an invalid suite's scenarios say why nothing counts (their sentence), not each chaff
     for chaff in result.student_tests.chaffs:
         if chaff.caught:
             by = ", ".join(f"`{_plain(name)}`" for name in chaff.caught_by[:5])
@@ -179,10 +181,17 @@ def _summary(result: GradeResult) -> str:
     if part_e is not None:
         if part_e.note:
             lines.append(f"**Your tests (Part E):** {_text(part_e.note)}")
-        if part_e.tests:
+        for sentence in (part_e.untrusted, part_e.invalid):
+            if sentence:
+                lines.append(f"**Your tests (Part E):** {_text(sentence)}")
+        if part_e.tests and part_e.invalid:  # the first invalid test is named above; never each test's validity
+            rows = [f"| `{_plain(test.id)}` | {test.catches} | {_text(test.own_outcome)} |" for test in part_e.tests]
+            lines.append("\n".join(["**Each of your tests**", "", _text(CREDIT_RULE), "",
+                                    "| Test | Bugs caught | On your own package |", "| --- | --- | --- |", *rows]))
+        elif part_e.tests:
             rows = [f"| `{_plain(test.id)}` | {'yes' if test.valid else 'no: ' + _text(test.reason)} | "
                     f"{test.catches} | {_text(test.own_outcome)} |" for test in part_e.tests]
-            lines.append("\n".join(["**Each of your tests**", "",
+            lines.append("\n".join(["**Each of your tests**", "", _text(CREDIT_RULE), "",
                                     "| Test | Counts? | Bugs caught | On your own package |",
                                     "| --- | --- | --- | --- |", *rows]))
     return "\n\n".join(lines)

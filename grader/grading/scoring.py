@@ -11,6 +11,7 @@ from ..results import (
     CATEGORY_TITLES,
     CategoryScore,
     CoveredFile,
+    FOLLOWS_FROM,
     GradeResult,
     ScenarioScore,
     StudentTestsResult,
@@ -227,7 +228,7 @@ def excusals(manifest: list[ManifestEntry], seen: dict[str, SeenTest]) -> dict[s
                            and excuse(c, visiting | {test_id}) is None]
                 if charged:
                     culprit = entries[charged[0]]
-                    result = (f"follows from: {culprit.rule or culprit.name}, charged in "
+                    result = (f"{FOLLOWS_FROM}{culprit.rule or culprit.name}, charged in "
                               f"{CATEGORY_TITLES.get(culprit.category, culprit.category)}{_proof(cause)}")
                     break
         resolved[test_id] = result

@@ -5,8 +5,17 @@ first or a second. A test is valid when it passed on every run of every correct 
 A buggy version (a chaff) is caught when a valid test fails on both of its runs by an ordinary failure: an
 assertion, or an exception raised while the test ran. A crash, a timeout, a fixture error or a skip on a
 chaff catches nothing: those can be produced without looking at what the implementation does, so they never
-earn points. Points come per Part E scenario, a fixed share per chaff caught, so the score depends only on
-which chaffs were caught.
+earn points.
+
+Why the whole suite must be valid, and why each miss costs more than its share (issue 26): a test may assert a
+function of behaviour its author cannot predict (one bit of a hash of what a batch of calls returns). Such a
+test passes on the correct implementations with some probability p and fails on each buggy version with about
+1 - p. Were invalid tests simply dropped, a few dozen of them would catch every chaff for nothing. So one test
+that fails on a correct implementation (other than the starter's unfinished skeletons, which earn nothing)
+makes the suite invalid and Part E scores 0, naming that test; and a valid suite's credit is each scenario's
+share for the chaffs it caught times MISS_FACTOR's h / (h + chaffs missed), so that a suite of lucky guesses,
+valid with probability r and missing each chaff with probability r, expects at most 1 of the 20 points for any
+r (bench/part_e_luck.py computes it from these constants; docs/part-e.md shows the figures).
 
 Why twice, and why a flip zeroes the suite: anything that varies between runs (the clock, above all, which
 cannot be hidden) lets a test partition the runs, failing in some and passing in others without looking at
@@ -55,6 +64,28 @@ ENDED = frozenset({"passed", "failed", "error", "skipped"})
 EXPLAINED_BY_AT_MOST = 2
 """An invalid test that passes on at most this many chaffs is explained as expecting their bugs."""
 
+MISS_FACTOR = 1.75
+"""h in a valid suite's factor h / (h + missed), missed counting the chaffs of every scenario it did not catch:
+each scenario earns its share for the chaffs it caught times that factor, so a suite that misses one chaff keeps
+64% of its share, two 47%, four 30%. Guessing expects at most 1 of the 20 points for h up to about 1.80
+(bench/part_e_luck.py proves 0.983 for 1.75, the largest multiple of 1/4 below it)."""
+
+
+CREDIT_RULE = ("Your tests count only if every one of them passes on every run of every correct implementation; "
+               "then each scenario earns its share for the buggy versions caught, times "
+               f"{MISS_FACTOR:g} / ({MISS_FACTOR:g} + the buggy versions missed in all four scenarios).")
+"""How a suite earns Part E's points, in the words the student's report and Gradescope show."""
+
+
+def credit(caught: dict[str, int], totals: dict[str, int], points: float) -> dict[str, float]:
+    """Each scenario's points for a valid suite that caught caught[s] of its totals[s] chaffs: its share of the
+    points for the chaffs caught, times MISS_FACTOR / (MISS_FACTOR + every chaff missed)."""
+    missed = sum(totals.values()) - sum(caught.values())
+    factor = MISS_FACTOR / (MISS_FACTOR + missed)
+    share = points / len(totals)
+    return {scenario: share * caught[scenario] / total * factor if total else 0.0
+            for scenario, total in totals.items()}
+
 
 def scenario_of(category: str) -> str:
     """The scenario a chaff category counts in."""
@@ -88,13 +119,24 @@ class Run:
 
 
 def given_examples(test_sources: dict[str, str], example_source: str) -> set[str]:
-    """Ids of the student's test functions whose body is the starter's worked example (it earns nothing)."""
+    """Ids of the student's test functions whose body is one of the starter's tests: a worked example or an
+    unfinished skeleton (pytest.skip). Neither earns anything; a skeleton never makes the suite invalid either."""
     examples = {ast.dump(ast.Module(node.body, [])) for node in _functions(example_source)
-                if node.name.startswith("test_") and _is_worked_example(node)}
+                if node.name.startswith("test_")}
     found = set()
     for path, text in test_sources.items():
         for node in _functions(text):
             if node.name.startswith("test_") and ast.dump(ast.Module(node.body, [])) in examples:
+                found.add(f"{path}::{node.name}")
+    return found
+
+
+def _skeletons(given: set[str], test_sources: dict[str, str]) -> set[str]:
+    """The given tests whose body is a skeleton of the starter's, left unfinished (it calls pytest.skip)."""
+    found = set()
+    for path, text in test_sources.items():
+        for node in _functions(text):
+            if f"{path}::{node.name}" in given and not _is_worked_example(node):
                 found.add(f"{path}::{node.name}")
     return found
 
@@ -115,8 +157,8 @@ def _is_worked_example(node: ast.FunctionDef) -> bool:
 
 def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dict[str, str], given: set[str],
           points: float, test_timeout: float, deadlines: dict[str, float] | None = None) -> StudentTestsResult:
-    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the student's own
-    package; deadlines: its limit on every other run, from its time there)."""
+    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the student's own package;
+    deadlines: its limits on every other run, from its time there, accepted from the runner but never quoted)."""
     own = next((run for run in runs if run.role == "own"), Run("own", "own"))
     wheats = [run for run in runs if run.role == "wheat"]
     chaff_runs: dict[str, list[Run]] = {}
@@ -124,14 +166,20 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
         if run.role == "chaff":
             chaff_runs.setdefault(run.key, []).append(run)
     ids = list(dict.fromkeys(own.collected))  # never a name collected on a wheat: it could carry the wheat's source
+    skeletons = _skeletons(given, test_sources)
     tests = []
     valid_ids = []
     flipped = _flipped(ids, [run for run in runs if run.role != "own"])
+    invalid = ""
     for test in ids:
         reason = NONDETERMINISTIC if test in flipped else _not_run_reason(test, own, wheats, test_timeout) or \
-            _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout,
-                            (deadlines or {}).get(test, test_timeout))
-        if test in given:
+            _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout)
+        if reason and test not in skeletons and not invalid:
+            invalid = _first_invalid(test, ids, reason)
+        if test in skeletons:  # its outcome on the wheats is never told: a body of the starter's counts for nothing
+            reason = ("This is one of the starter's unfinished skeletons: it earns nothing and does not count "
+                      "against your suite.")
+        elif test in given:
             reason = ("This is the starter's worked example: it passes on every correct implementation, but it earns "
                       "nothing (the points are for your own tests)." if not reason else
                       "This is the starter's worked example, which earns nothing. " + reason)
@@ -142,23 +190,34 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     verdicts = []
     for variant in CHAFFS:
         twice = chaff_runs.get(variant.name, [])
-        caught_by = [] if untrusted or len(twice) < CHAFF_RUNS else [
+        caught_by = [] if untrusted or invalid or len(twice) < CHAFF_RUNS else [
             test for test in valid_ids if all((run.outcomes.get(test) or {}).get("outcome") == "failed" for run in twice)]
         verdicts.append(ChaffVerdict(scenario_of(variant.category), variant.misconception, bool(caught_by),
                                      caught_by))
-    share = points / len(SCENARIOS)
-    scenarios = []
-    for scenario, (title, _) in SCENARIOS.items():
-        mine = [verdict for verdict in verdicts if verdict.scenario == scenario]
-        caught = sum(verdict.caught for verdict in mine)
-        scenarios.append(ScenarioScore(scenario, title, caught, len(mine),
-                                       round(share * caught / len(mine), 4) if mine else 0.0, round(share, 4)))
+    totals = {scenario: sum(verdict.scenario == scenario for verdict in verdicts) for scenario in SCENARIOS}
+    caught = {scenario: sum(verdict.caught for verdict in verdicts if verdict.scenario == scenario)
+              for scenario in SCENARIOS}
+    earned = credit(caught, totals, points)
+    scenarios = [ScenarioScore(scenario, title, caught[scenario], totals[scenario], round(earned[scenario], 4),
+                               round(points / len(SCENARIOS), 4)) for scenario, (title, _) in SCENARIOS.items()]
     judged = [StudentTest(test, not reason and test not in given, reason,
                           str((own.outcomes.get(test) or {}).get("outcome", "missing")),
                           sum(test in verdict.caught_by for verdict in verdicts))
               for test, reason in tests]
     return StudentTestsResult("graded", "", judged, verdicts, scenarios,
-                              _own_coverage(own.coverage, package_sources), untrusted)
+                              _own_coverage(own.coverage, package_sources), untrusted, invalid)
+
+
+def _first_invalid(test: str, ids: list[str], reason: str) -> str:
+    """The sentence a student is shown for an invalid suite: the first invalid test in file order and why, and
+    that later ones may be invalid too (never which: each test's validity would be a bit of the correct
+    implementations' behaviour, see docs/part-e.md)."""
+    name = test.partition("::")[2] or test
+    shown = name if [other.partition("::")[2] or other for other in ids].count(name) == 1 else test
+    later = ids[ids.index(test) + 1:]
+    more = (" Tests after it may be invalid too: you are told of the first only." if later else "")
+    return (f"{shown} does not pass on every correct implementation, so none of your tests count (they count only "
+            f"when every one of them does). {reason}{more}")
 
 
 CHAFF_RUNS = 2
@@ -222,7 +281,7 @@ def _untrusted(ids: list[str], runs: list[Run]) -> str:
 
 
 def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], sources: dict[str, str],
-                    test_timeout: float, deadline: float) -> str:
+                    test_timeout: float) -> str:
     """Why a test is invalid, in one sentence the student can act on; "" if it passed on every wheat."""
     outcomes = [(run.outcomes.get(test) or {}) for run in wheats]
     kinds = [str(outcome.get("outcome", "missing")) for outcome in outcomes]
@@ -231,7 +290,8 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], 
     if not wheats:
         return "It was not run on a correct implementation."
     if "timeout" in kinds:
-        return f"It did not finish within {deadline:g} s on a correct implementation (a loop that never ends?)."
+        return ("It did not finish within its time limit on a correct implementation, a multiple of its time on "
+                "your own package (a loop that never ends, or a test much slower on some runs?).")
     if "crash" in kinds:
         return ("It ended the test process on a correct implementation (os._exit, sys.exit outside a test, a "
                 "crash or running out of memory), or wrote on the grader's channel a report the grader could not "
@@ -260,10 +320,17 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], 
     if 0 < len(expects) <= EXPLAINED_BY_AT_MOST:
         return ("It fails on the correct implementations but passes on a buggy one where "
                 + " and on one where ".join(expects) + ": your test expects that bug, which the rules do not allow.")
-    return "It fails on the correct implementations: " + _where(outcomes[kinds.index("failed")], sources)
+    return "It fails on the correct implementations: " + _where(test, outcomes[kinds.index("failed")], sources)
 
 
-def _where(outcome: dict[str, Any], sources: dict[str, str]) -> str:
+NAMED_WITHIN = 40
+"""A failing line is named only when it is in the test's own function and that function is at most this many
+lines long: the line is the one free number an invalid test's reason carries, so it must not tell more than
+log2(40) bits of the correct implementations' behaviour (a test may branch on it to any of thousands of lines,
+or of helpers: docs/part-e.md)."""
+
+
+def _where(test: str, outcome: dict[str, Any], sources: dict[str, str]) -> str:
     """Where the student's test failed, from the student's own file only ("" parts when unknown)."""
     exception = str(outcome.get("exception") or "an exception")
     file, line = outcome.get("file"), outcome.get("line")
@@ -271,9 +338,36 @@ def _where(outcome: dict[str, Any], sources: dict[str, str]) -> str:
     lines = sources[relative].splitlines() if relative is not None else []
     if type(line) is not int or not 1 <= line <= len(lines):  # the runner's schema already drops any other line
         return f"it raised {exception}."
+    span = _span(test, sources) if test.partition("::")[0] == relative else None
+    if span is None or not span[0] <= line <= span[1]:
+        return f"it raised {exception} in a function it called (only a line of the test's own function is named)."
+    if span[1] - span[0] + 1 > NAMED_WITHIN:
+        return (f"it raised {exception} (its line is named only in a test of at most {NAMED_WITHIN} lines: split "
+                "this one).")
     text = lines[line - 1].strip()[:160]
     what = "the assertion" if exception == "AssertionError" else f"{exception} raised"
     return f"{what} at line {line} of {relative}" + (f" (`{text}`)." if text else ".")
+
+
+def _span(test: str, sources: dict[str, str]) -> tuple[int, int] | None:
+    """The first and last lines of the function of a test id (path::name[params] or path::Class::name[params]),
+    from its file's source; None when it cannot be found."""
+    path, _, rest = test.partition("::")
+    names = rest.partition("[")[0].split("::")
+    try:
+        body: list[ast.stmt] = ast.parse(sources.get(path, "")).body
+    except (SyntaxError, ValueError):
+        return None
+    for index, name in enumerate(names):
+        last = index == len(names) - 1
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if last else (ast.ClassDef,)
+        node = next((node for node in body if isinstance(node, kinds) and node.name == name), None)
+        if node is None:
+            return None
+        if last:
+            return node.lineno, node.end_lineno or node.lineno
+        body = node.body
+    return None
 
 
 def _own_coverage(coverage: dict[str, list[int]], package_sources: dict[str, str]) -> list[OwnCoverage]:
@@ -307,6 +401,8 @@ def scenario_sentence(scenario: ScenarioScore, part_e: StudentTestsResult) -> st
         return part_e.note or "No tests of yours were found, so none could catch a bug."
     if part_e.untrusted:
         return part_e.untrusted
+    if part_e.invalid:
+        return part_e.invalid
     missed = [verdict.misconception for verdict in part_e.chaffs
               if verdict.scenario == scenario.id and not verdict.caught]
     if not missed:

@@ -19,6 +19,7 @@ from urllib.parse import quote
 import jinja2
 
 from ..late import Lateness
+from ..part_e.judge import CREDIT_RULE
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
 from .charts import category_bars, game_comparison, histogram
 from .input import result_paths, try_load
@@ -144,6 +145,7 @@ def render_student_report(result: GradeResult, *, view: str = "student", reveal:
             graded_at=_when(result.graded_at),
             submitted_at=_as_written(result.submitted_at),
             due_at=_as_written(result.late.due) if result.late else "",
+            part_e_rule=CREDIT_RULE,
         )
     )
 
@@ -276,7 +278,8 @@ def class_misses(graded: list[GradeResult]) -> tuple[list[tuple[str, str, int]],
                       for test in result.tests if test.category != "student_tests" and test.score < test.max_score})
         diagnoses.update({category.diagnosis for category in result.categories if category.diagnosis})
         own = result.student_tests
-        for chaff in own.chaffs if own is not None and own.status == "graded" else []:
+        judged_suite = own is not None and own.status == "graded" and not own.invalid and not own.untrusted
+        for chaff in own.chaffs if judged_suite else []:  # a suite that counts for nothing missed no chaff itself
             judged[chaff.misconception] += 1
             missed[chaff.misconception] += not chaff.caught
     return ([(rule, title, count) for (rule, title), count in rules.most_common(MISSES_SHOWN)],

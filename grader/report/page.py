@@ -166,8 +166,9 @@ class Loss:
 
 
 def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
-    """The rules that lost points (Part E apart), by category and then most points first, each with its
-    category's diagnosis (the page shows it once, above the category's first rule)."""
+    """The rules that lost points, by category and then most points first, each with its category's diagnosis
+    (the page shows it once, above the category's first rule); then Part E's chaffs not caught, and last the late
+    penalty, so the list adds up to the maximum less the total."""
     diagnoses = {category.id: category.diagnosis for category in result.categories}
     found: dict[tuple[str, str], Loss] = {}
     for test in result.tests:
@@ -182,9 +183,18 @@ def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
         found[key] = Loss(test.category, CATEGORY_TITLES.get(test.category, test.category), key[1], lost, 1,
                           diagnoses.get(test.category, ""),
                           f"test-{test.id}" if shown else f"category-{test.category}")
+    part_e = next((category for category in result.categories if category.id == "student_tests"), None)
+    if part_e is not None and part_e.score < part_e.max_score:
+        found[("student_tests", "")] = Loss(part_e.id, part_e.title, "the buggy versions your tests did not catch",
+                                            part_e.max_score - part_e.score, 0, "", f"category-{part_e.id}")
     order = list(CATEGORY_TITLES)
-    return sorted(found.values(), key=lambda loss: (order.index(loss.category) if loss.category in order
-                                                    else len(order), -loss.points))
+    ordered = sorted(found.values(), key=lambda loss: (order.index(loss.category) if loss.category in order
+                                                       else len(order), -loss.points))
+    late = result.late
+    if late is not None and late.points_after < late.points_before:
+        ordered.append(Loss("late", "Late policy", late.sentence, late.points_before - late.points_after, 0, "",
+                            "late"))
+    return ordered
 
 
 def category_views(result: GradeResult, *, instructor: bool) -> list[CategoryView]:
@@ -237,7 +247,7 @@ def _hidden_rules(tests: list[TestResult]) -> list[HiddenRule]:
             outcome = "excused"
         else:
             outcome = "passed"
-        because = [test.follows_from for test in group if test.outcome == "excused" and test.follows_from]
+        because = [test.cause for test in group if test.outcome == "excused" and test.follows_from]
         because = list(dict.fromkeys(because))
         rules.append(HiddenRule(rule=rule, outcome=outcome, tests=len(group), follows_from=tuple(because)))
     return rules

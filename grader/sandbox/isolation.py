@@ -259,6 +259,10 @@ def _bwrap_prefix(spec: SandboxSpec) -> list[str]:
     args += ["--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(spec.limits.scratch_bytes), "--tmpfs", INSIDE_SCRATCH]
     if spec.python_home:
+        # bwrap makes the folders above a bind mode 0700: make them 0755 first, or a worker running as a uid of its
+        # own cannot reach its interpreter's library (pyenv's under /root) and, at best, finds another Python's.
+        for folder in reversed(Path(spec.python_home).parents[:-1]):
+            args += ["--perms", "0755", "--dir", str(folder)]
         args += ["--ro-bind", spec.python_home, spec.python_home]
     args += ["--ro-bind", spec.runtime, INSIDE_RUNTIME, "--ro-bind", spec.root, INSIDE_ROOT,
              "--remount-ro", "/", "--chdir", INSIDE_SCRATCH]

@@ -159,6 +159,7 @@ def _repaired_call(session: Session, request: dict, capture: CappedText, reply) 
     pid = os.fork()
     if pid == 0:
         try:
+            seed_randomness()  # CPython reseeds random from the OS in every forked child: the call's own seed again
             os.close(read_end)
             stand_ins = _type(sys)("trusted_units")
             stand_ins.__dict__.update(__builtins__=_BUILTINS, StudentFault=StudentFault, queue_size=queue_size,

@@ -50,7 +50,9 @@ def test_history_records_both_sizes_after_every_round(student):
 @pytest.mark.rule("play_game without a deck shuffles make_deck() with shuffle(..., seed): the same seed always "
                   "gives the same game")
 def test_the_same_seed_replays_the_same_game(student):
-    """play_game: the same seed gives the same game, and it is the game of the deck shuffle(make_deck(), seed)"""
+    """play_game: the same seed gives the same game, and it is the game of the deck shuffle(make_deck(), seed)
+
+    The order comes from the seed: seeds 11 and 12 give two orders."""
     fields = ("winner", "rounds", "p1_cards", "p2_cards", "wars", "longest_war_chain")
 
     def check(trusted):
@@ -62,6 +64,12 @@ def test_the_same_seed_replays_the_same_game(student):
         deck = student.shuffle(student.make_deck(), 11)
         if type(deck) is not list:
             raise Mismatch(f"shuffle(make_deck(), 11) should return a list, not {show(deck)}")
+        other = student.shuffle(student.make_deck(), 12)
+        if other == deck:
+            raise Mismatch("shuffle(make_deck(), 11) and shuffle(make_deck(), 12) gave the same order, so the order "
+                           "does not come from the seed (the grader starts Python's global random generator from "
+                           "the same state before every call, so an order drawn from it repeats whatever the seed; "
+                           "in a program of yours it would change from run to run)")
         dealt = student.play_game(max_rounds=MAX_ROUNDS, deck=deck, trusted=trusted)
         differ = [field for field in fields if first.get(field) != dealt.get(field)]
         expect(not differ, "play_game(seed=11) should play the deck shuffle(make_deck(), 11), but the two games "

@@ -484,7 +484,7 @@ def jokers_lose_to_kings() -> GradeResult:
         "test_forced_war.py::test_three_down_one_up": dict(
             outcome="excused",
             sentence="follows from: the Joker beats every other card, charged in Joker dominance",
-            follows_from="the Joker beats every other card, charged in Joker dominance",
+            follows_from="follows from: the Joker beats every other card, charged in Joker dominance",
             difference=Difference("P1's queue after the war", ["Jo", "K"], ["K"], 1),
             reproduction="from starter import Queue, resolve_war\n# a war whose face-up cards are Jo and K",
         ),
@@ -496,7 +496,7 @@ def jokers_lose_to_kings() -> GradeResult:
         "test_forced_war.py::test_war_piles_are_stacks": dict(
             outcome="excused",
             sentence="SECRET-SENTENCE: follows from: the Joker beats every other card, charged in Joker dominance",
-            follows_from="the Joker beats every other card, charged in Joker dominance",
+            follows_from="follows from: the Joker beats every other card, charged in Joker dominance",
             difference=Difference("SECRET-LABEL", ["SECRET-Jo"], ["K"], 0),
             reproduction="SECRET-REPLAY: resolve_war(['2', '3', '4', 'Jo'], ['5', '6', '8', 'K'], '7', '7')",
         ),

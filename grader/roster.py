@@ -29,8 +29,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..results import GradeResult
-from .classroom import ExportError
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # late.py imports this module, and results.py late.py
+    from .results import GradeResult
 
 HEADER = ("id", "name", "email", "github", "section")
 """The roster's columns, in this order (github and section may be empty)."""
@@ -42,7 +43,7 @@ CANVAS_KIND = KINDS.index("Canvas download name")
 """The kind compared without hyphens on both sides (canvas_key)."""
 
 
-class RosterError(ExportError):
+class RosterError(ValueError):
     """The roster cannot be used (no header, a row without an id, two students with one id): one line."""
 
 
@@ -183,6 +184,33 @@ def _classroom_login(name: str, keys: list[tuple[Student, tuple[str, ...]]]) -> 
     longest = max(length for length, _ in ending)
     best = [student for length, student in ending if length == longest]
     return best[0] if len(best) == 1 else None
+
+
+def find_student(roster: Roster, name: str) -> Student | None:
+    """The one roster student a name designates, tried kind by kind as a submission's name is (its GitHub login,
+    id, email, the email's local part, its name, Canvas's form of it); None for nobody, or for two students."""
+    key = submission_key(name)
+    keys = [(student, student.keys()) for student in roster.students]
+    for kind in range(len(KINDS)):
+        wanted = key.replace("-", "") if kind == CANVAS_KIND else key
+        candidates = [student for student, fields in keys if fields[kind] and fields[kind] == wanted]
+        if candidates:
+            return candidates[0] if len(candidates) == 1 else None
+    return None
+
+
+def submissions_of(names: list[str], roster: Roster) -> dict[str, str]:
+    """Each roster student's submission, by student id, among the submissions so named: only the students one
+    submission matches (see match)."""
+    return {student_id: result.student for student_id, result in match([_Named(name) for name in names],
+                                                                        roster).results.items()}
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A submission's name where match wants a result (it reads nothing else)."""
+
+    student: str
 
 
 def match(results: list[GradeResult], roster: Roster) -> Matching:
