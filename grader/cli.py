@@ -240,10 +240,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             ok = check_passed(reference, starter)
             if args.json:
                 print(json.dumps({"reference": reference.score, "starter": starter.score,
-                                  "max_score": reference.max_score, "ok": ok}))
+                                  "max_score": reference.max_score, "ok": ok, "sandbox": reference.sandbox,
+                                  "sandbox_warning": reference.sandbox_warning}))
             else:
                 print(f"reference: {reference.score:g} / {reference.max_score:g} (must be full marks)")
                 print(f"starter:   {starter.score:g} / {starter.max_score:g} (must be 0)")
+                print(printable(f"sandbox:   {reference.sandbox}" +
+                                (f" ({reference.sandbox_warning})" if reference.sandbox_warning else "")))
                 for result in (reference, starter):
                     for test in result.tests:
                         if (test.outcome == "passed") != (result is reference):

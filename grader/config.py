@@ -15,6 +15,7 @@ from .late import LatePolicy, parse_moment, read_policy
 from .limits import TimeLimits
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
+from .submissions import ZipLimits
 
 
 class ConfigError(ValueError):
@@ -71,6 +72,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("limits", "file_size_mb", int, "largest file student code may write, in MiB", *_between(1, 2**20)),
     Setting("limits", "scratch_mb", int, "MiB student code may write in all (its private /tmp under bwrap and "
             "unshare)", *_between(1, 2**20)),
+    Setting("limits", "scratch_files", int, "files and folders student code may have in its scratch (its private "
+            "/tmp) at once", *_between(16, 2**24)),
+    Setting("limits", "coverage_lines", int, "line numbers the worker may report as run, in one reply and in all for "
+            "one submission", *_between(1000, 2**26)),
+    Setting("limits", "reply_mb", int, "largest line the sandbox may send the grader (a reply, a Part E report), in "
+            "MiB", *_between(1, 1024)),
+    Setting("limits", "json_depth", int, "deepest nesting of lists and objects in what the sandbox sends the grader",
+            *_between(8, 256)),
+    Setting("limits", "zip_members", int, "most members a submitted .zip may hold (checked before extracting)",
+            *_between(1, 2**24)),
+    Setting("limits", "zip_mb", int, "most MiB a submitted .zip's members may declare in all, uncompressed "
+            "(checked before extracting)", *_between(1, 2**20)),
     Setting("limits", "open_files", int, "open file descriptors of the worker", *_between(16, 2**20)),
     Setting("limits", "processes", int, "processes for the worker's user", *_between(4, 2**22)),
     Setting("sandbox", "level", str, "isolation: " + ", ".join(("auto", *LEVELS)),
@@ -99,6 +112,8 @@ class Config:
     deadline_floor) and every limit derived from them (grader/limits.py)."""
     limits: Limits
     """The worker's resource limits."""
+    zip_limits: ZipLimits
+    """What a submitted .zip may hold, checked before anything is extracted."""
     sandbox: str
     coverage: bool
     hidden: tuple[str, ...]
@@ -168,7 +183,12 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
             processes=values["limits.processes"],
             scratch_bytes=values["limits.scratch_mb"] * 1024**2,
             cpu_seconds=times.worker_cpu_seconds,
+            scratch_files=values["limits.scratch_files"],
+            coverage_lines=values["limits.coverage_lines"],
+            reply_bytes=values["limits.reply_mb"] * 1024**2,
+            json_depth=values["limits.json_depth"],
         ),
+        zip_limits=ZipLimits(members=values["limits.zip_members"], bytes=values["limits.zip_mb"] * 1024**2),
         sandbox=values["sandbox.level"],
         coverage=values["sandbox.coverage"],
         hidden=tuple(values["visibility.hidden"]),

@@ -29,8 +29,20 @@ MAX_FILES = 200
 MAX_FILE_BYTES = 1024 * 1024
 """Largest .py file copied."""
 
-MAX_ZIP_BYTES = 20 * 1024 * 1024
-"""Most bytes extracted from one zip."""
+
+@dataclass(frozen=True)
+class ZipLimits:
+    """What a submitted .zip may hold, checked before anything is extracted (the settings zip_members and zip_mb,
+    grader/config.py; these defaults are grading.toml's)."""
+
+    members: int = 10_000
+    """Most members (files and folders)."""
+    bytes: int = 20 * 1024**2
+    """Most bytes its members declare in all, uncompressed (zipfile never reads a member past its declared size)."""
+
+
+CENTRAL_ENTRY = b"PK\x01\x02"
+"""The signature that starts each member's entry in a zip's central directory."""
 
 DEFAULT_PACKAGE = "starter"
 """The name a package gets when its own folder name cannot be used (it is the student's folder)."""
@@ -359,10 +371,11 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-def prepare(submission: Submission, into: Path) -> PreparedCopy:
+def prepare(submission: Submission, into: Path, zip_limits: ZipLimits = ZipLimits()) -> PreparedCopy:
     """Copy the submission's Python files into `into`/root; SubmissionError if there is nothing to grade.
 
-    A submission set to a commit is first written out of its clone into `into`/checkout (grader.git_read)."""
+    A submission set to a commit is first written out of its clone into `into`/checkout (grader.git_read); a
+    .zip is extracted into `into`/unzipped if it keeps within zip_limits."""
     if submission.problem:
         raise SubmissionError(submission.problem)
     source = submission.path
@@ -374,7 +387,7 @@ def prepare(submission: Submission, into: Path) -> PreparedCopy:
     if not source.is_file() and not source.is_dir():
         raise SubmissionError(f"{source.name} is not a regular file or folder")
     if source.suffix == ".zip" and source.is_file():
-        source = _extract(source, into / "unzipped")
+        source = _extract(source, into / "unzipped", zip_limits)
     root = into / "root"
     root.mkdir(parents=True)
     if source.is_file():
@@ -517,13 +530,19 @@ def _copy_file(source: Path, target: Path) -> None:
     shutil.copyfile(source, target)
 
 
-def _extract(archive: Path, into: Path) -> Path:
-    """Extract a zip safely: no absolute paths, no '..', no links, bounded size."""
+def _extract(archive: Path, into: Path, limits: ZipLimits) -> Path:
+    """Extract a zip safely: no absolute paths, no '..', no links; its members counted and their declared sizes
+    summed before anything is extracted."""
+    too_many = f"the zip holds more than {limits.members} files and folders"
     try:
+        if _central_entries(archive, limits.members) > limits.members:
+            raise SubmissionError(too_many)  # before zipfile reads each entry of its central directory in Python
         with zipfile.ZipFile(archive) as bundle:
             members = bundle.infolist()
-            if sum(member.file_size for member in members) > MAX_ZIP_BYTES:
-                raise SubmissionError(f"the zip holds more than {MAX_ZIP_BYTES // 2**20} MiB")
+            if len(members) > limits.members:
+                raise SubmissionError(too_many)
+            if sum(member.file_size for member in members) > limits.bytes:
+                raise SubmissionError(f"the zip's files hold more than {limits.bytes / 2**20:g} MiB uncompressed")
             for member in members:
                 name = member.filename.replace("\\", "/")  # zips made on Windows may use backslashes
                 parts = Path(name).parts
@@ -538,8 +557,24 @@ def _extract(archive: Path, into: Path) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with bundle.open(member) as data, target.open("wb") as out:
                     shutil.copyfileobj(data, out)
+    except SubmissionError:
+        raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, lzma.LZMAError, EOFError, OSError,
             RuntimeError, NotImplementedError, ValueError) as error:
         raise SubmissionError(f"the zip cannot be read ({error})") from None
     into.mkdir(parents=True, exist_ok=True)
     return into
+
+
+def _central_entries(archive: Path, stop: int) -> int:
+    """How many central-directory signatures the archive holds (at least its number of members), counted in blocks
+    without parsing, stopping once past stop."""
+    count, carry = 0, b""
+    with archive.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            data = carry + block
+            count += data.count(CENTRAL_ENTRY)
+            if count > stop:
+                break
+            carry = data[-(len(CENTRAL_ENTRY) - 1):]  # a signature cut by the block's end is counted in the next
+    return count

@@ -35,9 +35,9 @@ CONTRACT_TIMEOUT = 10
 
 SLOW_FILES: frozenset[str] = frozenset({
     "test_batch.py", "test_changes.py", "test_channel_census.py", "test_corpus.py", "test_export_classroom.py",
-    "test_export_gradescope.py",
-    "test_isolation.py", "test_late_grading.py", "test_part_e_fingerprints.py", "test_part_e_integrity.py",
-    "test_part_e_runs_alike.py", "test_pythons.py", "test_readme_walk.py",
+    "test_export_gradescope.py", "test_isolation.py", "test_landlock_levels.py", "test_late_grading.py",
+    "test_part_e_fingerprints.py", "test_part_e_integrity.py", "test_part_e_runs_alike.py", "test_pythons.py",
+    "test_readme_walk.py",
     "test_rubric.py", "test_sandbox.py", "test_shards.py", "test_student_tests.py", "test_uid_level.py",
 })
 """The test files marked `slow`: they grade submissions through the real sandbox (at every level, or as a whole

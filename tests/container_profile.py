@@ -1,12 +1,13 @@
 """Run a command as a container runtime's default profile (Docker's) runs it, so tests see what Gradescope sees.
 
-    python tests/container_profile.py [--keep PATH]... COMMAND [ARG...]
+    python tests/container_profile.py [--no-landlock] [--keep PATH]... COMMAND [ARG...]
 
 Docker's default seccomp profile refuses unshare and setns, and clone with any CLONE_NEW* flag, with EPERM,
 and clone3 with ENOSYS (its flags are behind a pointer a filter cannot read, so libc falls back to clone);
 its default capabilities leave root without CAP_SYS_ADMIN. This launcher, run as root, installs that filter
 while it still holds CAP_SYS_ADMIN (as the runtime does: no no_new_privs), drops CAP_SYS_ADMIN from the
-bounding set, so the command (exec'd as root) starts without it, and execs the command.
+bounding set, so the command (exec'd as root) starts without it, and execs the command. With --no-landlock the
+filter also refuses Landlock's three calls (ENOSYS), as Docker's profile did before 2022.
 
 A container also has a file system of its own: with --keep, the launcher first (in a mount namespace of its
 own, while it still may) covers /work, /tmp, /home and this checkout with empty tmpfs, but for the paths kept
@@ -35,12 +36,19 @@ CLONE_NEW = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x2
 PR_CAPBSET_DROP, CAP_SYS_ADMIN = 24, 21
 
 
-def container_filter() -> bytes:
-    """Docker's default profile as far as namespaces go; every other call allowed."""
+LANDLOCK_CALLS = (444, 445, 446)
+"""landlock_create_ruleset, landlock_add_rule and landlock_restrict_self (x86_64 and aarch64 alike)."""
+
+
+def container_filter(*, landlock: bool = True) -> bytes:
+    """Docker's default profile as far as namespaces go; every other call allowed. Without landlock, Landlock's
+    calls fail with ENOSYS, as under Docker's profile before 2022: a kernel without Landlock, as student code sees
+    it."""
     arch, calls = seccomp_bpf.numbers()
     return seccomp_bpf.assemble([
         (LOAD, 0, 0, ARCH), (JEQ, 0, "eperm", arch),
         (LOAD, 0, 0, NR), (JGE, "eperm", 0, X32_BIT),
+        *([] if landlock else [(JEQ, "enosys", 0, number) for number in LANDLOCK_CALLS]),
         (JEQ, "eperm", 0, calls["unshare"]), (JEQ, "eperm", 0, calls["setns"]),
         (JEQ, "enosys", 0, calls["clone3"]), (JEQ, 0, "allow", calls["clone"]),
         (LOAD, 0, 0, ARG0), (JSET, "eperm", "allow", CLONE_NEW),
@@ -97,14 +105,18 @@ def private_file_system(keep: list[str]) -> None:
 def main(argv: list[str]) -> None:
     """Install the profile and exec argv."""
     keep: list[str] = []
-    while len(argv) > 1 and argv[0] == "--keep":
+    landlock = True
+    while argv and argv[0] in ("--keep", "--no-landlock"):
+        if argv[0] == "--no-landlock":
+            landlock, argv = False, argv[1:]
+            continue
         keep.append(argv[1])
         argv = argv[2:]
     if not argv:
-        sys.exit("usage: container_profile.py [--keep PATH]... COMMAND [ARG...]")
+        sys.exit("usage: container_profile.py [--no-landlock] [--keep PATH]... COMMAND [ARG...]")
     if keep:
         private_file_system(keep)
-    seccomp_bpf.install(container_filter(), no_new_privs=os.geteuid() != 0)
+    seccomp_bpf.install(container_filter(landlock=landlock), no_new_privs=os.geteuid() != 0)
     libc = ctypes.CDLL(None, use_errno=True)
     if os.geteuid() == 0 and libc.prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0) != 0:
         sys.exit(f"cannot drop CAP_SYS_ADMIN: {os.strerror(ctypes.get_errno())}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.sandbox.channel import StudentCrash, StudentTimeout
+from grader.sandbox.channel import StudentCrash, StudentMissing, StudentTimeout
 from grader.sandbox.isolation import LEVELS
 
 from sandbox_probe import available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
@@ -73,5 +73,70 @@ def test_the_sentence_of_a_call_not_run_after_5_timeouts_names_its_category(tmp_
             run(client, "result = 'never run'")
         client.category = "extensions"
         assert run(client, "result = 'ran'") == "ran"
+    finally:
+        client.stop()
+
+
+FLOOD = """
+import sys
+recorder = next(finder.recorder for finder in sys.meta_path if hasattr(finder, "recorder"))
+state = {"next": 1}
+
+def flood():
+    first = state["next"]
+    state["next"] += PER_REPLY
+    return [{"path": "probe/__init__.py", "executed": list(range(first, first + PER_REPLY))}]
+
+recorder.new_lines = flood
+result = "replaced"
+"""
+"""Student code that replaces the worker's line recorder: every reply then carries PER_REPLY new line numbers."""
+
+
+@pytest.mark.parametrize("per_reply", [1001, 400])
+def test_a_submission_that_floods_the_line_record_is_charged_and_not_called_again(tmp_path, runtime, per_reply):
+    """Past coverage_lines (1000 here) in one reply, or in all over three replies of 400 new numbers each, the
+    call fails as the student's fault with one sentence, the record the grader keeps stays within the limit, and
+    no later call of the submission is made (the union grew to 11 GB and took 144 s when nothing bounded it)"""
+    client = probe_client(tmp_path, runtime, STRONGEST, coverage=True, coverage_lines=1000)
+    sentence = "reported more than 1000 lines of your files as run"
+    try:
+        outcomes = []
+        for _ in range(4):
+            try:
+                outcomes.append(run(client, FLOOD.replace("PER_REPLY", str(per_reply)) if not outcomes
+                                    else "result = 'ok'"))
+            except StudentMissing as missing:
+                assert sentence in missing.sentence
+                outcomes.append("not run" if missing.sentence.startswith("not run") else "charged")
+        assert outcomes == (["charged", "not run", "not run", "not run"] if per_reply > 1000 else
+                            ["replaced", "ok", "charged", "not run"])
+        assert client.coverage_count <= 1000 + per_reply
+        assert sum(len(lines) for lines in client.coverage.values()) <= 1000 + per_reply
+    finally:
+        client.stop()
+
+
+DEEP_LINE = """
+import os
+line = b"[" * 100 + b"]" * 100 + b"\\n"
+for fd in range(3, 20):
+    try:
+        os.write(fd, line)
+    except OSError:
+        pass
+result = "wrote"
+"""
+"""Student code writing a line nested 100 deep on every descriptor it can, the worker's reply pipe among them."""
+
+
+def test_a_line_nested_past_json_depth_on_the_reply_pipe_is_the_students_fault(tmp_path, runtime):
+    """The channel reads every line with bounded_json: a line nested deeper than json_depth fails the call with one
+    sentence (it was ignored, as a line answering nothing), and the next call gets a new worker"""
+    client = probe_client(tmp_path, runtime, STRONGEST)
+    try:
+        with pytest.raises(StudentMissing, match="sent the grader a line nested more than 32 deep"):
+            run(client, DEEP_LINE)
+        assert run(client, "result = 'ok'") == "ok"
     finally:
         client.stop()

@@ -12,6 +12,7 @@ import pytest
 
 from grader import cli
 from grader.grading import runner
+from grader.sandbox.isolation import choose_level, landlock_abi, level_warning
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "submissions"
@@ -71,6 +72,9 @@ def test_check_passes_on_the_shipped_reference_and_starter():
     completed = war_grader("check")
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "reference: 100 / 100" in completed.stdout and "starter:   0 / 100" in completed.stdout
+    level = choose_level("auto")  # and what the results will say of it, with what Landlock did on this kernel
+    warning = level_warning(level, landlock_abi())
+    assert f"sandbox:   {level}" + (f" ({warning})" if warning else "") + "\n" in completed.stdout
 
 
 def test_hidden_suites_that_do_not_collect_stop_the_run_in_one_line(tmp_path, monkeypatch, capsys):

@@ -306,3 +306,44 @@ def test_an_excused_hidden_test_says_follows_from_once():
                          execution_time=0)
     output = "\n".join(entry.get("output", "") for entry in gradescope_results(result)["tests"])
     assert "follows from" in output and "follows from follows from" not in output.replace(":", "")
+
+
+def _cells(row: str) -> list[str]:
+    """A Markdown table row's cells, split where a table splits them: at each | after an even number of
+    backslashes (none included), code spans or not."""
+    cells, start, run = [], 0, 0
+    for index, char in enumerate(row):
+        if char == "|" and run % 2 == 0:
+            cells.append(row[start:index])
+            start = index + 1
+        run = run + 1 if char == "\\" else 0
+    return cells[1:]  # the text before the row's first |
+
+
+@pytest.mark.parametrize("hostile", [
+    "a|yes|24|![x](http://evil.example/i.png)",
+    "a\\|yes|24",
+    "a\\\\|b\\\\\\|c",
+    "a`|`b|c",
+    "a\n| x | y |",
+])
+def test_no_test_id_adds_a_cell_to_the_gradescope_table_of_the_students_tests(hostile):
+    """A parametrized id holding | (after any number of backslashes, or after a backtick) stays in its cell: every
+    row of the table has the header's four cells, the first one the whole id as inline code (it made an invalid
+    test show 'yes' and 24 bugs caught, and load a remote image)"""
+    from grader.export.gradescope_results import gradescope_results
+    from grader.results import GradeResult, StudentTest, StudentTestsResult
+
+    tests = [StudentTest(id=f"tests/test_war.py::test_x[{hostile}]", valid=False, reason="it fails on the reference",
+                         own_outcome="failed", catches=0),
+             StudentTest(id="tests/test_war.py::test_y", valid=True, reason="", own_outcome="passed", catches=1)]
+    result = GradeResult(student="s", outcome="graded", reason="", score=0, max_score=1, categories=[], tests=[],
+                         sha256="", grader_version="", sandbox="bwrap", sandbox_warning="", graded_at="",
+                         execution_time=0, student_tests=StudentTestsResult(status="graded", tests=tests))
+    output = gradescope_results(result)["output"]
+    table = output[output.index("| Test |"):].splitlines()
+    assert len(table) == 4 and all(len(_cells(row)) == 4 for row in table), table
+    first = _cells(table[2])
+    assert first[1].strip().startswith("no: ") and first[2].strip() == "0"
+    assert first[0].strip().startswith("`tests/test_war.py::test_x[") and first[0].strip().endswith("]`")
+    assert first[0].strip().count("`") == 2

@@ -140,3 +140,28 @@ def test_points_of_1e308_stop_grade_before_anything_is_graded(tmp_path):
     assert completed.stderr.strip().splitlines() == [
         f"war-grader: points.exhaustion = 1e+308 from {file} must be >= 0 and <= 1000000"]
     assert not list(tmp_path.glob("out/*/results.json"))
+
+
+def test_the_limits_on_counts_have_defaults_and_overrides(tmp_path):
+    """scratch_files, coverage_lines, reply_mb, json_depth, zip_members and zip_mb default to grading.toml's values,
+    which the records' own defaults repeat, and a file overrides each"""
+    from grader.sandbox.isolation import Limits
+    from grader.submissions import ZipLimits
+
+    config = load_config(environ={})
+    limits = config.limits
+    assert (limits.scratch_files, limits.coverage_lines, limits.reply_bytes, limits.json_depth) == \
+        (10_000, 100_000, 32 * 1024**2, 32)
+    assert config.zip_limits == ZipLimits(members=10_000, bytes=20 * 1024**2) == ZipLimits()
+    assert (Limits().scratch_files, Limits().coverage_lines, Limits().reply_bytes, Limits().json_depth) == \
+        (limits.scratch_files, limits.coverage_lines, limits.reply_bytes, limits.json_depth)
+    file = tmp_path / "grading.toml"
+    file.write_text("[limits]\nscratch_files = 500\ncoverage_lines = 5000\nreply_mb = 4\njson_depth = 16\n"
+                    "zip_members = 50\nzip_mb = 2\n")
+    config = load_config(file, environ={})
+    assert (config.limits.scratch_files, config.limits.coverage_lines, config.limits.reply_bytes,
+            config.limits.json_depth) == (500, 5000, 4 * 1024**2, 16)
+    assert config.zip_limits == ZipLimits(members=50, bytes=2 * 1024**2)
+    file.write_text("[limits]\njson_depth = 1000\n")
+    with pytest.raises(ConfigError, match="limits.json_depth = 1000 from .* must be >= 8 and <= 256"):
+        load_config(file, environ={})

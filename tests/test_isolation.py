@@ -16,8 +16,9 @@ import pytest
 from grader.config import load_config
 from grader.grading.checks import Opaque, decode
 from grader.grading.harness import Student
+from grader.sandbox import landlock
 from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, StudentTimeout, Ungradable
-from grader.sandbox.isolation import SandboxError, choose_level, processes_of, uid_block
+from grader.sandbox.isolation import SandboxError, choose_level, fresh_uids, level_warning, processes_of, uid_block
 
 from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, probe_client, run, runtime, tmp_path  # noqa: F401
 
@@ -59,6 +60,31 @@ def test_student_writes_stop_at_the_scratch_quota(tmp_path, runtime, level):
         client.stop()
 
 
+FILES = ("import os\nmade = 0\ntry:\n    while made < COUNT:\n        open(f'f{made}', 'w').close()\n"
+         "        made += 1\nexcept OSError:\n    pass\nresult = made")
+"""Student code creating COUNT empty files in its working folder (its scratch), or until refused."""
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_files_in_the_scratch_are_counted_and_more_than_scratch_files_is_the_students_fault(tmp_path, runtime, level):
+    """scratch_files (200 here) files and folders are allowed; creating files without end is stopped with one
+    sentence (bwrap and unshare: during the call, unshare's tmpfs also refusing past the limit; uid and plain,
+    whose scratch is a folder: after the call, so the test's code stops by itself at 250 files there), and the
+    next call gets a fresh scratch (900,000 empty files took 8 s, kernel memory outside every limit)"""
+    client = probe_client(tmp_path, runtime, level, scratch_files=200, call_timeout=10.0)
+    endless = level in ("bwrap", "unshare")
+    try:
+        assert run(client, FILES.replace("COUNT", "199") + "\nos.mkdir('folder')") == 199
+        with pytest.raises(StudentMissing, match="your code created more than 200 files and folders in its folder"):
+            run(client, FILES.replace("COUNT", "10**9" if endless else "250"))
+        assert client.last_charged < 5.0
+        assert run(client, "import os\nresult = len(os.listdir('.'))") == 0
+        with pytest.raises(StudentMissing, match="more than 200 files"):  # then hangs: counted at its deadline
+            run(client, FILES.replace("COUNT", "250") + "\nwhile True:\n    pass", timeout=1.0)
+    finally:
+        client.stop()
+
+
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_the_private_tmp_is_writable_and_is_the_working_folder(tmp_path, runtime, level):
     """The worker can write a file in its temporary folder and its working folder (docs/sandbox.md's "private /tmp")"""
@@ -74,12 +100,18 @@ def test_the_private_tmp_is_writable_and_is_the_working_folder(tmp_path, runtime
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can run workers as other uids")
 @pytest.mark.parametrize("level", [param for param in LEVEL_PARAMS if param.values[0] == "plain"])
 def test_at_plain_what_the_worker_left_in_tmp_is_deleted(tmp_path, runtime, level):
-    """At plain nothing hides the host's /tmp: the files the worker's uid wrote there go when it stops"""
+    """At plain nothing hides the host's /tmp: Landlock refuses a file there, and without Landlock the files the
+    worker's uid wrote there go when it stops"""
     client = probe_client(tmp_path, runtime, level)
     planted = Path(f"/tmp/war-grader-planted-{os.getpid()}")
     try:
-        run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
-        assert planted.exists()
+        if landlock.abi():
+            with pytest.raises(StudentRaised, match="PermissionError"):
+                run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
+            assert not planted.exists()
+        else:
+            run(client, f"open({str(planted)!r}, 'wb').write(b'x' * 1000)\nresult = 1")
+            assert planted.exists()
     finally:
         client.stop()
     assert not planted.exists()
@@ -106,7 +138,9 @@ def test_plain_is_refused_unless_the_instructor_opts_in(tmp_path):
                                capture_output=True, text=True, timeout=300, check=False)
     assert completed.returncode == 0, completed.stderr
     result = json.loads((tmp_path / "out" / "perfect" / "results.json").read_text())["extra_data"]
-    assert result["sandbox"] == "plain" and "hidden suites" in result["sandbox_warning"]
+    assert result["sandbox"] == "plain" and result["sandbox_warning"] == level_warning("plain", landlock.abi())
+    assert ("Landlock kept the submission from the hidden suites" if landlock.abi() else
+            "could read the hidden suites") in result["sandbox_warning"]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can run workers as other uids")
@@ -117,12 +151,14 @@ def test_two_graders_never_share_a_worker_uid_nor_kill_each_others_workers(tmp_p
     try:
         mine = uid_block()
         other = subprocess.run(
-            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK\n"
-             "first = uid_block()\nfor uid in range(first, first + UID_BLOCK):\n    kill_uid(uid)\nprint(first)"],
+            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK, fresh_uids, "
+             "_uids_running\nfirst = uid_block()\n"
+             "for uid in [*range(first, first + UID_BLOCK), *_uids_running(fresh_uids())]:\n    kill_uid(uid)\n"
+             "print(first)"],
             capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
         theirs = int(other.stdout)
         assert theirs >= mine + 64 or theirs + 64 <= mine
-        assert mine <= client.spec.uid < mine + 64
+        assert client.spec.uid in fresh_uids()  # the uids that go with our block, never with theirs
         assert run(client, "result = 'still here'") == "still here"
         assert processes_of(client.spec.uid)
     finally:
@@ -180,7 +216,7 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
     try:
         assert run(client, "import __main__\nresult = sorted(vars(__main__))") == {"list": ["__name__"]} or \
             run(client, "import __main__\nresult = hasattr(__main__, 'Session')") is False
-        own = ("worker", "operations", "trusted_units", "line_recorder", "plain_values", "seccomp_bpf")
+        own = ("worker", "operations", "trusted_units", "line_recorder", "plain_values", "seccomp_bpf", "landlock")
         assert run(client, f"import sys\nresult = sorted(set(sys.modules) & set({own!r}))") == {"list": []}
         patch = ("import gc\nfor o in gc.get_objects():\n"
                  "    if isinstance(o, type) and o.__name__ == 'Session' and hasattr(o, 'op_play_round'):\n"
@@ -278,6 +314,71 @@ def test_a_repaired_call_draws_the_same_random_numbers_as_the_call_it_repairs(tm
         client.stop()
 
 
+COPYING_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
+    import sys''', '''def play_round(p1, p2, rules=None):
+    import gc, marshal, sys
+    seen = list(globals().values())
+    try:
+        frame = sys._getframe()
+        while frame is not None:
+            seen += [*frame.f_locals.values(), *frame.f_globals.values()]
+            frame = frame.f_back
+    except Exception:
+        pass
+    try:
+        seen += gc.get_objects()
+    except Exception:
+        pass
+    seen += [value for item in list(seen) if type(item) is dict for value in list(item.values())]
+    kept = []
+    for item in seen:
+        try:
+            if isinstance(item, (str, bytes)) and ("TrustedQueue" in item if isinstance(item, str) else b"TrustedQueue" in item):
+                kept.append(["source", item if isinstance(item, str) else item.decode("utf-8", "replace")])
+            elif callable(item) and getattr(item, "__module__", "") == "trusted_units":
+                kept.append(["code", marshal.dumps(item.__code__).hex()])
+            elif isinstance(item, type) and item.__module__ == "trusted_units":
+                kept += [["code", marshal.dumps(v.__code__).hex()] for v in vars(item).values() if callable(v)]
+        except Exception:
+            pass
+    import json
+    try:
+        with open("kept.json", "w") as out:
+            json.dump(kept, out)
+    except Exception as error:
+        return ["not written", type(error).__name__] + sorted({kind for kind, _ in kept})
+    return ["written"] + sorted({kind for kind, _ in kept})''')
+"""REPAIRABLE_PROBE, whose play_round also walks the frames and every object it can find during a repaired call,
+writes to its scratch every text of the stand-ins' source and every code object of theirs it found, and answers
+what it found and whether it could write it."""
+
+LOOK_IN_SCRATCH = (
+    "import json, marshal\n"
+    "try:\n    kept = json.load(open('kept.json'))\nexcept OSError:\n    kept = None\n"
+    "found = set()\n"
+    "for kind, text in kept or ():\n"
+    "    if kind == 'source' and 'class TrustedQueue' in text:\n        found.add('source')\n"
+    "    elif kind == 'code' and marshal.loads(bytes.fromhex(text)).co_filename == 'trusted_units.py':\n"
+    "        found.add('code')\n"
+    "result = [kept is not None, sorted(found)]")
+
+
+@pytest.mark.parametrize("level", LEVEL_PARAMS)
+def test_a_repaired_call_leaves_nothing_of_the_stand_ins_for_a_later_call(tmp_path, runtime, level):
+    """Student code of a repaired call that walks every frame and object it can reach finds nothing of the stand-ins
+    (their source, their code), and cannot write what it found to its scratch for a later call: the source never
+    enters a process that ran student code, their code objects are hidden, and nothing can be written during the call
+    (with the child forked from the worker, the source sat in the request in a frame of the child: found and kept)"""
+    client = probe_client(tmp_path, runtime, level, COPYING_PROBE)
+    try:
+        student = Student(client, client.times)
+        found = student.play_round(["5"], ["3"], trusted="card_value").result
+        assert found == ["not written", "PermissionError"]
+        assert run(client, LOOK_IN_SCRATCH) == {"list": [False, {"list": []}]}
+    finally:
+        client.stop()
+
+
 @pytest.mark.parametrize("package", ["json", "worker", "operations"])
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
 def test_a_module_named_like_one_the_worker_loaded_is_the_students(tmp_path, runtime, level, package):
@@ -309,6 +410,48 @@ def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
     [result] = grade(paths=[student], out=tmp_path / "out", jobs=1,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
     assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
+
+
+NETWORK_PROBE = REPAIRABLE_PROBE.replace('''def play_round(p1, p2, rules=None):
+    import sys''', '''def play_round(p1, p2, rules=None):
+    import os
+    return str(os.stat("/proc/self/ns/net").st_ino)
+    import sys''')
+"""A probe whose play_round answers with its network namespace (the inode of /proc/self/ns/net)."""
+
+
+@pytest.mark.parametrize("level", NAMESPACED_PARAMS)
+def test_a_repaired_call_has_a_network_of_its_own(tmp_path, runtime, level):
+    """At bwrap and unshare a repaired call's child has a network namespace of its own, not the worker's (nothing on
+    a loopback or an abstract socket its calls share; the hook refuses it sockets anyway)"""
+    client = probe_client(tmp_path, runtime, level, NETWORK_PROBE)
+    try:
+        student = Student(client, client.times)
+        worker = student.play_round(["5"], ["3"]).result
+        repaired = student.play_round(["5"], ["3"], trusted="card_value").result
+        assert worker.isdigit() and repaired.isdigit() and repaired != worker
+        assert student.play_round(["5"], ["3"]).result == worker
+    finally:
+        client.stop()
+
+
+def test_a_visible_failure_never_carries_what_a_hidden_test_passed(tmp_path):
+    """The corpus's replays_hidden_input keeps the first queue of every war it plays, in memory and in its scratch,
+    and play_game raises them all: the hidden tests run in a worker of their own, so no visible test's failure (what
+    the student's report and Gradescope show) holds the queue of the hidden test_three_wars_in_a_row. With one worker
+    for all the tests, every visible game's failure held it."""
+    from grader.batch import grade
+
+    [result] = grade(paths=[ROOT / "tests" / "submissions" / "replays_hidden_input"], out=tmp_path / "out", jobs=1,
+                     config_path=ROOT / "tests" / "data" / "grading-test.toml")
+    hidden_queue = "1 1 1 4 2 2 2 5 3 3 3 2 7"
+    shown = [f"{test.sentence} {test.exception} {test.output} {test.reproduction}"
+             for test in result.tests if not test.hidden]
+    games = [test for test in result.tests if not test.hidden and test.exception is not None
+             and "wars began with" in test.exception.message]
+    assert games, "no visible failure raised what the submission remembered"
+    assert not [text for text in shown if hidden_queue in text]
+    assert any(test.id.endswith("test_three_wars_in_a_row") and test.hidden for test in result.tests)
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)

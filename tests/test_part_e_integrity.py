@@ -25,7 +25,7 @@ from grader.chaffs import CHAFFS
 from grader.batch import grade
 from grader.report.html import render_student_report
 from grader.results import read_results
-from grader.sandbox.isolation import UID_BLOCK, uid_block
+from grader.sandbox.isolation import fresh_uids
 from source_leaks import LONG_NUMBER, SECRET_LINE_LENGTH, public_text, readable, secret_lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,14 +41,14 @@ WITH_TESTS = sorted({*ATTACKS, *(name for name in EXPECTED if name.startswith("t
 chaffs (the hidden suites run the reference on the trusted side, never in a sandbox)."""
 
 def _sandbox_uids() -> range:
-    """The uids of the block this process's gradings ran as (uid_block is held, and cached, for its whole life).
+    """The uids this process's gradings ran as: those that go with its uid block (held, and cached, for its whole
+    life), one per sandbox.
 
     Only a grader run as root gives its sandboxes uids of their own; otherwise they run as the caller, whose
     keys, IPC objects and processes are not the sandbox's to answer for."""
     if os.geteuid() != 0:
         pytest.skip("the sandboxes run as uids of their own only when the grader runs as root")
-    first = uid_block()
-    return range(first, first + UID_BLOCK)
+    return fresh_uids()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@ import json
 from grader.part_e.protocol import OWN_PACKAGE, Implementation, RunCommand, stop_line
 
 COMMAND = RunCommand(root="/submission", package="starter", files=("tests/test_war.py",), scratch_bytes=1 << 20,
-                     namespaced=True, sweep=True, private_tmp=True, test_timeout=10.0, import_timeout=10.0)
+                     namespaced=True, sweep=True, private_tmp=True, scratch="/tmp", test_timeout=10.0,
+                     import_timeout=10.0)
 
 
 def test_a_field_not_set_is_left_out_of_the_line():

@@ -101,15 +101,25 @@ def test_pid_and_parent():
     assert (os.getpid(), os.getppid()) == (1, 0)
 
 
+def listed(folder):
+    try:
+        return os.listdir(folder)
+    except PermissionError:  # Landlock gives a run neither /proc nor /dev/shm
+        return []
+
+
 def test_nothing_of_other_processes():
-    assert os.listdir("/proc") == []
+    assert listed("/proc") == []
 
 
 def test_empty_scratch():
     shm = os.path.isdir("/dev/shm")  # the unshare level has no /dev/shm
-    assert os.listdir("/tmp") == [] and (not shm or os.listdir("/dev/shm") == [])
+    assert os.listdir("/tmp") == [] and (not shm or listed("/dev/shm") == [])
     for folder in ("/tmp", "/dev/shm") if shm else ("/tmp",):
-        open(f"{folder}/left", "w").write("x")
+        try:
+            open(f"{folder}/left", "w").write("x")
+        except PermissionError:
+            assert folder == "/dev/shm"
 '''
 
 
@@ -129,7 +139,10 @@ def test_counts_its_runs():
     import glob
     marks = len(glob.glob("/tmp/mark-*")) + len(glob.glob("/dev/shm/mark-*"))
     for folder in ("/tmp", "/dev/shm") if os.path.isdir("/dev/shm") else ("/tmp",):
-        open(f"{folder}/mark-{marks}", "w").close()
+        try:
+            open(f"{folder}/mark-{marks}", "w").close()
+        except PermissionError:  # Landlock: /dev/shm is not the run's to write
+            pass
     assert marks == 0
 '''
 
@@ -141,6 +154,51 @@ def test_a_test_counting_runs_in_files_finds_nothing_to_count(tmp_path, level):
     assert verdicts(result)["test_counts_its_runs"] == (True, "")
     caught = {test for verdict in result.chaffs for test in verdict.caught_by}
     assert "tests/test_war.py::test_counts_its_runs" not in caught
+
+
+TIME_WAIT = '''
+
+def test_counts_its_runs_in_time_wait():
+    """Keeps a count in TCP ports left in TIME_WAIT on the loopback (a bind then fails with EADDRINUSE): a different
+    outcome on every run that shares a loopback with an earlier one."""
+    import errno
+    import socket
+    marks = 0
+    try:
+        for port in range(47100, 47160):
+            probe = socket.socket()
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError as error:
+                if error.errno != errno.EADDRINUSE:
+                    break
+                marks += 1
+            finally:
+                probe.close()
+        server = socket.socket()
+        server.bind(("127.0.0.1", 47100 + marks))
+        server.listen()
+        client = socket.create_connection(("127.0.0.1", 47100 + marks))
+        accepted, _ = server.accept()
+        accepted.close()  # the side that closes first keeps the port in TIME_WAIT
+        client.close()
+        server.close()
+    except OSError:
+        pass
+    assert marks == 0
+'''
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_test_counting_runs_in_time_wait_sockets_finds_nothing_to_count(tmp_path, level):
+    """Each run has a network namespace of its own (a loopback that is down): no port an earlier run left in
+    TIME_WAIT, so the count stays at zero, the test is valid and catches nothing (with one loopback shared by the
+    runs, it counted them)"""
+    result = part_e(tmp_path, JOKER + TIME_WAIT, level)
+    assert result.status == "graded", result.note
+    assert verdicts(result)["test_counts_its_runs_in_time_wait"] == (True, "")
+    caught = {test for verdict in result.chaffs for test in verdict.caught_by}
+    assert "tests/test_war.py::test_counts_its_runs_in_time_wait" not in caught
 
 
 LOCKED = '''

@@ -177,9 +177,11 @@ def test_lines_run_before_a_crash_are_kept_without_asking_for_them(tmp_path, run
 
 
 def test_the_probe_runtime_holds_only_the_worker(runtime):
-    """The folder mounted into every sandbox holds the worker's modules, its seccomp filter and their .pyc
-    (valid: the worker never compiles itself), nothing else of the grader's: not the repairs' correct stand-ins"""
-    modules = ("worker.py", "operations.py", "line_recorder.py", "plain_values.py", "seccomp_bpf.py")
+    """The folder mounted into every sandbox holds the worker's modules, its seccomp filter, its Landlock rules and
+    their .pyc (valid: the worker never compiles itself), nothing else of the grader's: not the repairs' correct
+    stand-ins"""
+    modules = ("worker.py", "operations.py", "line_recorder.py", "plain_values.py", "repair_server.py",
+               "seccomp_bpf.py", "landlock.py")
     cached = [f"__pycache__/{Path(importlib.util.cache_from_source(name)).name}" for name in modules]
     assert sorted(str(path.relative_to(runtime)) for path in runtime.rglob("*")) == \
         sorted(["__pycache__", *cached, *modules])

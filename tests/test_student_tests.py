@@ -248,6 +248,57 @@ def test_a_lying_sandbox_can_put_no_text_or_number_of_its_own_in_the_report(lie)
     assert checked_outcome(lie, SCHEMA) == runner.CRASH
 
 
+@pytest.mark.parametrize("lie", [
+    {"outcome": ["failed"]},
+    {"outcome": {"failed": 1}},
+    {"outcome": "failed", "exception": ["AssertionError"]},
+    {"outcome": "failed", "exception": "AssertionError", "file": ["/submission/tests/test_war.py"], "line": 3},
+    {"outcome": "failed", "exception": {"a": 1}, "file": "/submission/tests/test_war.py", "line": 3},
+])
+def test_an_outcome_of_the_wrong_type_is_a_crash_of_that_run_not_a_grader_fault(lie):
+    """A list or an object where a word or a file belongs is a crash of that run (it raised TypeError on the
+    trusted side, unhashable in a set: a grader fault, the batch ended with no results.json)"""
+    assert checked_outcome(lie, SCHEMA) == runner.CRASH
+
+
+NESTED_DONE = """import json, sys
+print(json.dumps({"boot": True}), flush=True)
+sys.stdin.readline()
+print(json.dumps({"fork": True}), flush=True)
+sys.stdin.readline()
+print(json.dumps({"ready": True}), flush=True)
+sys.stdin.readline()
+outcome = "[" * LEVELS + "]" * LEVELS
+sys.stdout.write('{"done": {"results": {"tests/test_war.py::test_a": {"outcome": ' + outcome + '}}}}\\n')
+sys.stdout.flush()
+sys.stdin.readline()
+"""
+"""A stand-in for Part E's sandbox whose one run reports an outcome nested LEVELS deep (as a child of the zygote
+can make it, writing on its pipe)."""
+
+
+@pytest.mark.parametrize("levels", [40, 5000])
+def test_a_report_nested_past_json_depth_is_a_crash_of_that_run(levels):
+    """A run's report nested 40 deep (which json.loads reads) or 5000 deep (where json.loads raises RecursionError)
+    is refused by the reader: every test of that run is a crash, charged to the student, never a grader fault"""
+    from grader.part_e.protocol import RunCommand
+    from grader.sandbox.isolation import Limits
+
+    session = runner._Session([sys.executable, "-c", NESTED_DONE.replace("LEVELS", str(levels))], {}, Limits(),
+                              None, "plain")
+    session.launch()
+    session.deadline = time.monotonic() + 30
+    try:
+        session.wait_boot()
+        done = session.run(RunCommand(root="/submission", package="starter", files=("tests/test_war.py",),
+                                      scratch_bytes=2**20, namespaced=False, sweep=False, private_tmp=False,
+                                      test_timeout=1.0, import_timeout=1.0), "x", [])
+    finally:
+        session.stop()
+    run = runner.checked_run(done, "wheat", "reference", SCHEMA)
+    assert run.outcomes == {"tests/test_war.py::test_a": runner.CRASH}
+
+
 def test_an_honest_outcome_crosses_unchanged():
     honest = {"outcome": "failed", "exception": "AssertionError", "file": "/submission/tests/test_war.py", "line": 9,
               "seconds": 0.01}

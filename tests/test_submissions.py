@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import tracemalloc
 import zipfile
 from pathlib import Path
@@ -15,6 +16,7 @@ from grader.submissions import (
     Submission,
     SubmissionError,
     UsageError,
+    ZipLimits,
     discover,
     find_submissions,
     prepare,
@@ -460,3 +462,49 @@ def test_each_lms_folder_on_its_own_is_a_class(tmp_path):
     """The same folders given themselves are classes: Gradescope's submissions, Canvas's files, the clones"""
     assert [s.student for s in discover([gradescope_export(tmp_path / "gs")])] == ["Ann_Lee", "submission_1002"]
     assert len(discover([canvas_download(tmp_path / "canvas")])) == 4
+
+
+def zip_of_empties(path: Path, count: int) -> Path:
+    """A zip of count empty stored members (e/0 ... e/count-1), written byte by byte: zipfile takes a minute for
+    300,000 of them. Its end record says 65535 members when there are more, as zipfile reads only the sizes."""
+    local, central = [], []
+    offset = 0
+    for index in range(count):
+        name = f"e/{index}".encode()
+        header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 33, 0, 0, 0, len(name), 0) + name
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 33, 0, 0, 0, len(name), 0, 0,
+                                   0, 0, 0, offset) + name)
+        local.append(header)
+        offset += len(header)
+    directory = b"".join(central)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, min(count, 0xFFFF), min(count, 0xFFFF), len(directory),
+                      offset, 0)
+    path.write_bytes(b"".join(local) + directory + end)
+    return path
+
+
+def test_a_zip_of_300000_empty_members_is_refused_before_anything_is_extracted(tmp_path):
+    """A 30 MiB zip of 300,000 empty members is the student's SubmissionError, counted before zipfile reads its
+    directory and before any member is written (extracting it whole took 24 to 42 s that no budget counted)"""
+    archive = zip_of_empties(tmp_path / "zip_of_empties.zip", 300_000)
+    with zipfile.ZipFile(zip_of_empties(tmp_path / "few.zip", 3)) as bundle:
+        assert [member.filename for member in bundle.infolist()] == ["e/0", "e/1", "e/2"]  # the builder's zips read
+    with pytest.raises(SubmissionError, match="the zip holds more than 10000 files and folders"):
+        prepare(discover([archive])[0], tmp_path / "work")
+    assert not (tmp_path / "work" / "unzipped").exists()
+
+
+def test_a_zips_members_and_declared_sizes_are_bounded_by_the_settings(tmp_path):
+    """zip_members and zip_mb: one member over either limit is refused, with a sentence; at the limit it is graded"""
+    archive = tmp_path / "erin.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        bundle.writestr("starter/__init__.py", "X = 1\n")
+        bundle.writestr("starter/data.txt", "x" * (2**20 - 6))
+    assert prepare(discover([archive])[0], tmp_path / "a", ZipLimits(members=2, bytes=2**20)).package == "starter"
+    with pytest.raises(SubmissionError, match="the zip holds more than 1 files and folders"):
+        prepare(discover([archive])[0], tmp_path / "b", ZipLimits(members=1, bytes=2**20))
+    with zipfile.ZipFile(archive, "a") as bundle:
+        bundle.writestr("starter/more.txt", "x")
+    with pytest.raises(SubmissionError, match="the zip's files hold more than 1 MiB uncompressed"):
+        prepare(discover([archive])[0], tmp_path / "c", ZipLimits(members=3, bytes=2**20))
+    assert not (tmp_path / "b" / "unzipped").exists() and not (tmp_path / "c" / "unzipped").exists()

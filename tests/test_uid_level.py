@@ -167,13 +167,17 @@ def test_no_run_finds_what_an_earlier_run_left():
     for folder in {"/tmp", "/var/tmp", "/dev/shm", tempfile.gettempdir()}:
         path = os.path.join(folder, "war-grader-marker-TOKEN")
         assert not os.path.exists(path)
-        with open(path, "w") as handle:
-            handle.write("seen")
+        try:
+            with open(path, "w") as handle:
+                handle.write("seen")
+        except PermissionError:  # Landlock: a run may write in its scratch alone
+            assert folder != tempfile.gettempdir()
 '''
 
 
 def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(tmp_path):
-    """/tmp is the container's: what a run's uid left there or in its scratch is gone before the next run"""
+    """/tmp is the container's: what a run's uid left in its scratch (or, without Landlock, in /tmp) is gone before
+    the next run"""
     from grader.config import load_config
     from grader.part_e.runner import grade_student_tests, make_runtime
     from grader.submissions import Submission, prepare
@@ -189,3 +193,32 @@ def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(tmp_path):
                                  runtime=make_runtime(tmp_path / "runtime"), config=config, slot=0)
     [test] = result.tests
     assert (test.own_outcome, test.valid) == ("passed", True), test.reason
+
+
+def test_a_run_that_kills_its_zygote_leaves_nothing_behind_in_the_container():
+    """The corpus's kills_own_zygote graded under the profile (the uid level): its test leaves files anyone may write
+    in /tmp, /var/tmp, /dev/shm and /run/lock and kills its helper and zygote, so no reset between runs follows;
+    once Part E's sandbox stops, everything its uid owns wherever it could write is removed and checked gone (the
+    files stayed after the batch before), and the submission scores no more than its twin"""
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-container-"))
+    try:
+        folder.chmod(0o755)
+        for name in ("kills_own_zygote", "kills_own_zygote__honest"):
+            shutil.copytree(CORPUS / name, folder / "class" / name)
+        script = (
+            "import glob, subprocess, sys\n"
+            f"done = subprocess.run([{str(PROJECT / '.venv' / 'bin' / 'war-grader')!r}, 'grade', "
+            f"{str(folder / 'class')!r}, '--out', {str(folder / 'out')!r}, '--config', {str(SETTINGS)!r}], "
+            "stdout=subprocess.DEVNULL)\n"
+            "left = [path for folder in ('/tmp', '/var/tmp', '/dev/shm', '/run/lock') "
+            "for path in glob.glob(folder + '/war-grader-left-by-*')]\n"
+            "print(done.returncode, left)\n")
+        done = in_container([PROJECT, folder], sys.executable, "-c", script, cwd=PROJECT)
+        assert done.stdout.strip() == "0 []", done.stdout + done.stderr
+        with open(folder / "out" / "grades.csv", encoding="utf-8") as handle:
+            rows = {row["student"]: row for row in csv.DictReader(handle)}
+        assert rows["kills_own_zygote"]["outcome"] == "graded"
+        assert float(rows["kills_own_zygote"]["score"]) <= float(rows["kills_own_zygote__honest"]["score"])
+        assert float(rows["kills_own_zygote__honest"]["score"]) == EXPECTED["kills_own_zygote__honest"]["score"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

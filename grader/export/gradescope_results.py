@@ -7,7 +7,8 @@ its points and outcome), never their names or inputs; their full entries move to
 which students never see. Part E's scenarios list each buggy version caught or missed, and the top-level
 output the categories' points and each of the student's own tests; of a suite with an invalid test, only the
 first one, its line and its reason (each test's validity would tell the student one bit of the correct
-implementations' behaviour per test: docs/part-e.md), while extra_data keeps every test's. Text from a submission goes into code blocks or is escaped, so it cannot shape the page.
+implementations' behaviour per test: docs/part-e.md), while extra_data keeps every test's. Text from a submission goes into code blocks or is escaped, so it cannot shape the page: in a table's
+cell a | is escaped even inside inline code, so no test id adds a cell.
 
 With [reveal] set, each hidden test also gets its full entry (what a visible failure shows, replay lines
 included) under a visibility Gradescope itself lifts later, since results.json is written once, at submission
@@ -185,11 +186,11 @@ def _summary(result: GradeResult) -> str:
             if sentence:
                 lines.append(f"**Your tests (Part E):** {_text(sentence)}")
         if part_e.tests and part_e.invalid:  # the first invalid test is named above; never each test's validity
-            rows = [f"| `{_plain(test.id)}` | {test.catches} | {_text(test.own_outcome)} |" for test in part_e.tests]
+            rows = [f"| `{_cell_code(test.id)}` | {test.catches} | {_text(test.own_outcome)} |" for test in part_e.tests]
             lines.append("\n".join(["**Each of your tests**", "", _text(CREDIT_RULE), "",
                                     "| Test | Bugs caught | On your own package |", "| --- | --- | --- |", *rows]))
         elif part_e.tests:
-            rows = [f"| `{_plain(test.id)}` | {'yes' if test.valid else 'no: ' + _text(test.reason)} | "
+            rows = [f"| `{_cell_code(test.id)}` | {'yes' if test.valid else 'no: ' + _text(test.reason)} | "
                     f"{test.catches} | {_text(test.own_outcome)} |" for test in part_e.tests]
             lines.append("\n".join(["**Each of your tests**", "", _text(CREDIT_RULE), "",
                                     "| Test | Counts? | Bugs caught | On your own package |",
@@ -204,6 +205,13 @@ def _listing(values: list[Any]) -> str:
 def _plain(text: str) -> str:
     """Text for inline code: printable, one line, cut, no backtick (it would end the code span)."""
     return clip(str(text), TEXT_LIMIT).text.replace("\n", " ").replace("`", "'")
+
+
+def _cell_code(text: str) -> str:
+    """Text for inline code in a table cell: as _plain, and every | escaped, since Markdown's tables split cells at
+    a | even inside a code span (and show a \\| there as |). A | counts as escaped after an odd number of
+    backslashes, so those the text already has before one are doubled."""
+    return re.sub(r"(\\*)\|", lambda found: found.group(1) * 2 + "\\|", _plain(text))
 
 
 def _text(text: str) -> str:

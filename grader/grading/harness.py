@@ -24,6 +24,7 @@ from .calls import WORDS, Call
 from .deadlines import ReferenceClock, call_text
 from .recorded import Recorded, SeenTest, telemetry_from_json
 from .run_settings import RunSettings
+from .scoring import is_hidden
 from .checks import Mismatch, decode, show
 
 SPEC_VARIABLE = "WAR_GRADER_SPEC"
@@ -215,6 +216,10 @@ class Recorder:
         self.student: Student | None = None
         self.times: TimeLimits | None = None
         """The run's time limits, once its settings are read."""
+        self.hidden: tuple[str, ...] = ()
+        """The tests hidden from students, once the settings are read (grading.toml's [visibility] hidden)."""
+        self.group: bool | None = None
+        """Whether the tests running now are hidden ones (None before the first)."""
 
 
 RECORDER = Recorder()
@@ -237,7 +242,7 @@ def student() -> Student:
     if RECORDER.client is None and RECORDER.client_error is None:
         try:
             settings = _load_settings()
-            RECORDER.times = settings.times
+            RECORDER.times, RECORDER.hidden = settings.times, settings.hidden
             RECORDER.client = _start_client(settings)
         except Ungradable as error:
             RECORDER.ungradable, RECORDER.client_error = str(error), error
@@ -313,10 +318,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Tell the worker client which category's timeouts the coming calls count against."""
+    """Tell the worker client which category's timeouts the coming calls count against; between a hidden test and
+    a visible one, start a fresh worker: a value student code raises or returns in a visible test can never carry
+    what a hidden test passed (a worker lives across tests, and its scratch with it)."""
     marker = item.get_closest_marker("category")
+    if RECORDER.times is None:  # before the first test's fixtures: which tests are hidden is known from the start
+        try:
+            settings = _load_settings()
+            RECORDER.times, RECORDER.hidden = settings.times, settings.hidden
+        except GraderFault:
+            pass  # the student fixture says so
+    hidden = is_hidden(item.nodeid, RECORDER.hidden)
     if isinstance(RECORDER.client, WorkerClient):
         RECORDER.client.category = marker.args[0] if marker else ""
+        if RECORDER.group is not None and hidden != RECORDER.group:
+            RECORDER.client.renew()  # hidden tests and visible ones never share a worker (nor what it kept)
+    RECORDER.group = hidden
     if RECORDER.student is not None:
         RECORDER.student.last_call = ""
 

@@ -35,23 +35,29 @@ class RunSettings:
     in_process: str = ""
     """A trusted package run in this process instead of a sandboxed worker: the benchmark's floor, never a
     submission."""
+    hidden: tuple[str, ...] = ()
+    """The tests hidden from students (grading.toml's [visibility] hidden: ids or fnmatch patterns): they run in a
+    worker of their own, so nothing they pass reaches a visible test's values."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain data."""
         return {"spec": self.spec.to_json() if self.spec is not None else None, "times": self.times.to_json(),
-                "deadlines": self.deadlines, "in_process": self.in_process}
+                "deadlines": self.deadlines, "in_process": self.in_process, "hidden": list(self.hidden)}
 
     @classmethod
     def from_json(cls, data: object) -> RunSettings:
         """Read back to_json's output; ValueError saying what is wrong with anything else."""
-        if type(data) is not dict or set(data) != {"spec", "times", "deadlines", "in_process"}:
-            raise ValueError("the run settings should be an object with spec, times, deadlines and in_process")
+        if type(data) is not dict or set(data) != {"spec", "times", "deadlines", "in_process", "hidden"}:
+            raise ValueError("the run settings should be an object with spec, times, deadlines, in_process and hidden")
         if type(data["deadlines"]) is not bool or type(data["in_process"]) is not str:
             raise ValueError("the run settings' deadlines should be true or false and in_process a string")
+        if type(data["hidden"]) is not list or any(type(pattern) is not str for pattern in data["hidden"]):
+            raise ValueError("the run settings' hidden should be a list of test ids or patterns")
         spec = None if data["spec"] is None else SandboxSpec.from_json(data["spec"])
         if spec is None and not data["in_process"]:
             raise ValueError("the run settings name neither a sandbox nor an in-process package")
-        return cls(spec, TimeLimits.from_json(data["times"]), data["deadlines"], data["in_process"])
+        return cls(spec, TimeLimits.from_json(data["times"]), data["deadlines"], data["in_process"],
+                   tuple(data["hidden"]))
 
     def write(self, path: Path) -> None:
         """Save as JSON at path."""

@@ -242,7 +242,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
     part_e: StudentTestsResult | None = None
     part_e_seconds = 0.0
     try:
-        copy = prepare(submission, folder)
+        copy = prepare(submission, folder, batch.config.zip_limits)
         files = {name: (copy.root / name).read_text(encoding="utf-8", errors="replace") for name in copy.files}
         # Part E's own pristine copy, taken before the suites run; without tests Part E reads nothing from it.
         part_e_root = shutil.copytree(copy.root, folder / "student-tests") if copy.tests else copy.root
@@ -253,7 +253,7 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         prepared = time.monotonic()
         student_tests = _start_part_e(copy, part_e_root, batch, slot)
         try:
-            recorded = _run_suites(RunSettings(spec, batch.config.times), batch, folder, slot)
+            recorded = _run_suites(RunSettings(spec, batch.config.times, hidden=batch.config.hidden), batch, folder, slot)
             part_e, part_e_seconds = _finish_part_e(student_tests, recorded)
         finally:
             student_tests.close()

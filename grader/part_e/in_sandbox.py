@@ -23,12 +23,16 @@ wheat run; a test whose outcome depends on anything but the implementation (a co
 passes on one run of some implementation and fails on another, and that flip zeroes the whole suite
 (judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
 before collection and before every test, and a generator made without a seed (random.Random(), as in an
-unseeded play_game()) starts from the same seed too (_seed_unseeded). So that a test has nothing to count with, each child is started by
-a helper that gives it user, PID, mount and IPC namespaces of its own where the level allows (bwrap and
-unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
+unseeded play_game()) starts from the same seed too (_seed_unseeded). So that a test has nothing to count with,
+each child is started by a helper that gives it user, PID, mount, IPC and network namespaces of its own where
+the level allows (bwrap and unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
-run, and cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
-seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Where the
+run, no socket of one (a loopback of its own, down: no port an earlier run left in TIME_WAIT), and
+cannot undo any of it (its capabilities are dropped). A seccomp filter (grader/sandbox/
+seccomp_bpf.py) refuses the keyring's system calls: kernel keys outlive every namespace. Before it, at every
+level where the kernel offers Landlock, the child restricts itself (grader/sandbox/landlock.py, from a ruleset
+the zygote made once) to reading the copy, this folder and the interpreter and writing only its scratch, with no
+TCP, and signals and abstract sockets kept within the run. Where the
 namespaces cannot be made, the reset between runs does the cleaning; a reset that cannot remove something
 stops Part E with a grader fault (Fault), never silently. The environment, argv, paths and file
 descriptors are the same in every run.
@@ -89,6 +93,7 @@ import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
 import seccomp_bpf  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/seccomp_bpf.py, copied
+import landlock  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/landlock.py, copied
 
 try:
     import coverage  # noqa: E402
@@ -126,6 +131,11 @@ seeded with nothing (random.seed(), random.Random()), which would otherwise draw
 
 CHANNEL = 1
 """The file descriptor to the trusted side; main() moves it off standard output, which points to /dev/null."""
+
+RULES: int | None = None
+"""The Landlock ruleset every child restricts itself to (what it may read: the copy, this folder, the interpreter),
+made once by the zygote, which runs no student code and stays unrestricted (a restricted process may not mount,
+and each child mounts its own /tmp); None where the kernel has no Landlock."""
 
 
 def _send(fd: int, message: dict[str, Any]) -> None:
@@ -443,9 +453,16 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
-        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced"))):
+        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced")),
+                                          int(command.get("scratch_inodes") or 0)):
             _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
+        if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
+            try:  # the scratch is added here: at bwrap and unshare it is the run's own /tmp, mounted just now
+                landlock.enforce(RULES, write=[command["scratch"]] if command.get("scratch") else [])
+            except OSError as error:
+                _send(fd, {"fault": f"Landlock could not be applied ({error})"})
+                return
         if not seccomp_bpf.deny_keyring() and seccomp_bpf.supported():
             _send(fd, {"fault": "the keyring filter could not be installed"})
             return
@@ -536,15 +553,12 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
         # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
         # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
         uid = os.getuid()
-        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", os.environ.get("TMPDIR", "/tmp")):
-            for entry in os.listdir(folder) if os.path.isdir(folder) else ():
-                path = os.path.join(folder, entry)
-                try:
-                    mine = os.lstat(path).st_uid == uid
-                except OSError:
-                    continue
-                if mine:
-                    _delete(path)
+        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
+            for path in _owned(uid, folder):
+                _delete(path)
+            left = _owned(uid, folder)
+            if left:
+                raise Fault(f"{left[0]} could not be deleted")
     if sweep:
         _remove_ipc()
     for folder, dirs, names in os.walk(root, topdown=False):
@@ -573,6 +587,26 @@ def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool
                     handle.write(data)
             except OSError as error:
                 raise Fault(f"{relative} could not be restored ({error.strerror})") from None
+
+
+def _owned(uid: int, folder: str) -> list[str]:
+    """What uid owns in folder and in the world-writable folders below it that are not its own."""
+    found: list[str] = []
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return found
+    for entry in entries:
+        path = os.path.join(folder, entry)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            found.append(path)
+        elif os.path.isdir(path) and not os.path.islink(path) and info.st_mode & 0o002:
+            found += _owned(uid, path)
+    return found
 
 
 def _delete(path: str) -> None:
@@ -654,7 +688,8 @@ def _seconds(table: Any, key: str, default: float) -> float:
     return float(value) if isinstance(value, (int, float)) and value > 0 else default
 
 
-CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x08000000, 0x10000000, 0x20000000, \
+    0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 PR_SET_DUMPABLE = 4
 
@@ -666,12 +701,13 @@ def _libc() -> Any:
 
 
 def _new_namespaces() -> bool:
-    """Give the next child a user, PID, mount and IPC namespace of its own (its uid mapped to itself): it will be
-    PID 1 of a namespace nothing else lives in, with IPC objects and mounts no other run sees. False where the
-    kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
+    """Give the next child a user, PID, mount, IPC and network namespace of its own (its uid mapped to itself): it
+    will be PID 1 of a namespace nothing else lives in, with IPC objects, mounts and sockets (a loopback, which
+    it gets down: no TCP port left in TIME_WAIT by an earlier run, no abstract socket) no other run sees. False
+    where the kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
     uid, gid = os.getuid(), os.getgid()
     libc = _libc()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0:
         return False
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
     try:
@@ -685,7 +721,7 @@ def _new_namespaces() -> bool:
     return True
 
 
-def _fresh_mounts(scratch_bytes: int, namespaced: bool) -> bool:
+def _fresh_mounts(scratch_bytes: int, namespaced: bool, inodes: int = 0) -> bool:
     """In the child's own mount namespace: an empty /tmp (when the sandbox's /tmp is its own: at the plain level
     the copy and this script live in the host's) and /dev/shm, and an empty read-only /proc (which would show the
     zygote and the other processes of the sandbox: their ids and CPU times count the runs). Then every
@@ -693,7 +729,8 @@ def _fresh_mounts(scratch_bytes: int, namespaced: bool) -> bool:
     libc = _libc()
     if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         return False
-    size = f"size={max(scratch_bytes, 1 << 20)},mode=1777".encode()
+    count = f",nr_inodes={inodes}" if inodes > 0 else ""  # files and folders at once (scratch_files)
+    size = f"size={max(scratch_bytes, 1 << 20)}{count},mode=1777".encode()
     scratch = ((b"/tmp", MS_NOSUID | MS_NODEV, size),) if namespaced else ()
     for folder, flags, options in (*scratch, (b"/dev/shm", MS_NOSUID | MS_NODEV, size),
                                    (b"/proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=0555")):
@@ -949,7 +986,7 @@ def main() -> None:
         pass
     snapshot: dict[str, bytes] | None = None
     prepared: _Prepared | None = None
-    global CHANNEL
+    global CHANNEL, RULES
     CHANNEL = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)  # what pytest writes while it is set up goes nowhere, never to the trusted side
@@ -962,6 +999,11 @@ def main() -> None:
         command = json.loads(line)
         if snapshot is None or prepared is None:
             snapshot, prepared = _prepare(command)
+            try:
+                RULES = landlock.student_ruleset(package=command["root"], runtime=HERE)
+            except OSError as error:
+                _send(CHANNEL, {"fault": f"the runs' Landlock rules could not be made ({error})"})
+                return
         if command.get("op") == "prepare":
             continue
         helpers: list[int] = []

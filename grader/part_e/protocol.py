@@ -32,6 +32,8 @@ class RunCommand:
     """Kill every process of the sandbox's uid after a run."""
     private_tmp: bool
     """The sandbox's /tmp is its own (bwrap): the reset empties it."""
+    scratch: str
+    """The one folder a run may write in (its TMPDIR and HOME, as the sandbox sees it): Landlock allows no other."""
     test_timeout: float
     """Seconds a test may take when it has no deadline of its own."""
     import_timeout: float
@@ -42,6 +44,8 @@ class RunCommand:
     """The tests to run, in this order (None: every test collected)."""
     deadlines: Mapping[str, float] | None = None
     """Each test's deadline in seconds, set from the student's own run (None for that run)."""
+    scratch_inodes: int | None = None
+    """nr_inodes of each run's own /tmp and /dev/shm (isolation.scratch_inodes; None: the kernel's default)."""
 
     def with_select(self, tests: list[str] | tuple[str, ...]) -> RunCommand:
         """The same command for these tests only."""
@@ -53,7 +57,8 @@ class RunCommand:
         message: dict[str, Any] = {"op": op, "root": self.root, "package": self.package,
                                    "files": list(self.files), "scratch_bytes": self.scratch_bytes,
                                    "namespaced": self.namespaced, "sweep": self.sweep,
-                                   "private_tmp": self.private_tmp, "test_timeout": self.test_timeout,
+                                   "private_tmp": self.private_tmp, "scratch": self.scratch,
+                                   "test_timeout": self.test_timeout,
                                    "import_timeout": self.import_timeout}
         if self.coverage:
             message["coverage"] = True
@@ -61,6 +66,8 @@ class RunCommand:
             message["select"] = list(self.select)
         if self.deadlines is not None:
             message["deadlines"] = dict(self.deadlines)
+        if self.scratch_inodes is not None:
+            message["scratch_inodes"] = self.scratch_inodes
         return json.dumps(message)
 
 

@@ -48,12 +48,15 @@ from ..sandbox.isolation import (
     SandboxError,
     apply_limits,
     choose_level,
+    clean_up_after,
     finish_runtime,
     kill_uid,
     make_spec,
+    scratch_inodes,
     worker_command,
     worker_env,
 )
+from ..sandbox import bounded_json
 from ..sandbox.process_tree import kill_group
 from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
 from .protocol import OWN_PACKAGE, Implementation, RunCommand, stop_line
@@ -128,7 +131,7 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
-        for name in ("process_clock.py", "seccomp_bpf.py"):
+        for name in ("process_clock.py", "seccomp_bpf.py", "landlock.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
         for name in LIBRARIES:
@@ -199,13 +202,19 @@ class StudentTests:
         spec, limits = self.spec, self.config.times
         return RunCommand(root=spec.inside_root, package=self.package, files=tuple(self.tests),
                           scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
+                          scratch_inodes=scratch_inodes(spec.limits),
                           sweep=spec.level != "plain" or spec.uid is not None, private_tmp=spec.level == "bwrap",
+                          scratch=spec.inside_scratch,
                           test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
 
     def close(self) -> None:
-        """Stop the sandbox (its whole process tree), graded or not."""
+        """Stop the sandbox (its whole process tree), graded or not, and remove what its uid left wherever it could
+        write (the uid and plain levels), however the sandbox ended: a run that killed its own zygote skipped the
+        resets between runs; SandboxError when something stays."""
         if self.session is not None:
             self.session.stop()
+        if self.spec is not None:
+            clean_up_after(self.spec)
 
     def grade(self) -> StudentTestsResult:
         """Run the tests on every implementation and judge them; Part E's budget starts now."""
@@ -398,11 +407,19 @@ class Schema:
         return any(test.startswith(file + "::") for file in self.relative)
 
 
+REFUSED = "refused"
+"""The key _Session.run's report holds (true) in place of the run's own when a line of it could not be read within
+the limits (nested deeper than json_depth): every test of that run counts as a crash."""
+
+
 def checked_run(done: dict[str, Any], role: str, key: str, schema: Schema) -> Run:
     """A sandbox's report as a Run: only bounded, known fields. A test whose outcome breaks the schema (a word
-    not known, a line past its file's end, a file not the student's) counts as a crash of that run; an id the
-    student did not write is dropped."""
+    not known, a value of another type, a line past its file's end, a file not the student's) counts as a crash
+    of that run, and so does every test of a report refused whole (REFUSED); an id the student did not write is
+    dropped."""
     outcomes: dict[str, dict[str, Any]] = {}
+    if done.get(REFUSED) is True:
+        return Run(role, key, {test: dict(CRASH) for test in sorted(schema.ids or ())}, [], [], {}, 0.0)
     results = done.get("results")
     for test, outcome in (results.items() if isinstance(results, dict) else []):
         if schema.known_id(test) and len(outcomes) < MAX_TESTS:
@@ -436,6 +453,8 @@ def checked_outcome(outcome: Any, schema: Schema) -> dict[str, Any]:
         return dict(CRASH)
     kind, exception, file, line, seconds = (outcome.get(key) for key in ("outcome", "exception", "file", "line",
                                                                          "seconds"))
+    if type(kind) is not str or type(exception) not in (str, type(None)) or type(file) not in (str, type(None)):
+        return dict(CRASH)  # before any of them is looked up in a set: a list is no word
     if kind not in OUTCOMES or (exception is not None and exception not in KNOWN_EXCEPTIONS | {"Exception"}):
         return dict(CRASH)
     if file in (None, ""):
@@ -499,6 +518,8 @@ class _Session:
                 self._write(stop_line(stop_on))
             elif isinstance(message.get("done"), dict):
                 return message["done"]
+            elif message.get(REFUSED) is True:
+                return message  # a line past json_depth: the run's report is a lie (checked_run)
             elif isinstance(message.get("fault"), str):
                 raise GraderFault(f"The grader could not run your tests (Part E's sandbox: {message['fault'][:200]}); "
                                   "ask your instructor.")
@@ -529,14 +550,14 @@ class _Session:
                 if not chunk:
                     raise _Stopped("The process running your tests ended.")
                 self.buffer += chunk
-                if len(self.buffer) > 64 * 1024 * 1024:
+                if len(self.buffer) > self.limits.reply_bytes:
                     raise _Stopped("The process running your tests sent too much.")
                 timeout = self._left()
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
-            message = json.loads(line)
-        except ValueError:
-            return {}
+            message = bounded_json.read(line, max_bytes=self.limits.reply_bytes, max_depth=self.limits.json_depth)
+        except bounded_json.Refused as refused:
+            return {REFUSED: True} if refused.deep else {}
         return message if isinstance(message, dict) else {}
 
     def stop(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -14,13 +15,11 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 from ..limits import TimeLimits
-from .isolation import NAMESPACED, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
+from .isolation import NAMESPACED, SandboxError, SandboxSpec, apply_limits, clean_up_after, worker_command, worker_cwd, worker_env
 from .process_clock import CallClock
 from .process_tree import kill_group
+from . import scratch_usage
 from .reply import Reply
-
-REPLY_CAP = 32 * 1024 * 1024
-"""Largest reply accepted, in bytes; a bigger one is the student's fault."""
 
 OUTPUT_CAP = 64 * 1024
 """Characters of the student's printed output kept over the whole submission."""
@@ -51,9 +50,17 @@ class Deadlines(Protocol):
 
 
 @functools.cache
-def stand_ins_source() -> str:
-    """trusted_units.py's source as JSON text: it goes with each repaired call, never into the runtime."""
-    return json.dumps(Path(__file__).with_name("trusted_units.py").read_text(encoding="utf-8"))
+def stand_ins_source() -> bytes:
+    """trusted_units.py's source: it goes with each repaired call to the worker's repair server (repair_server.py),
+    never into the runtime nor to the worker that runs student code."""
+    return Path(__file__).with_name("trusted_units.py").read_bytes()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write data on a non-blocking pipe while the pipe takes it; BlockingIOError when it stops taking it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _operation_name(op: str, args: dict[str, Any]) -> str:
@@ -143,6 +150,8 @@ class WorkerClient:
         """The category of the test running now: timeouts are counted per category."""
         self.budget_left = times.budget
         self.process: subprocess.Popen[bytes] | None = None
+        self.repairs = -1
+        """The pipe repaired calls go on, to the worker's repair server (-1 while no worker runs)."""
         self.selector: selectors.BaseSelector | None = None
         """Watches the worker's reply pipe (made at the first read after a start, closed by stop)."""
         self.buffer = b""
@@ -151,15 +160,23 @@ class WorkerClient:
         self.output_kept = 0
         self.output_truncated = False
         self.restarts = 0
+        self.renewed = False
+        """The worker was stopped by renew: the next call starts a fresh one, not counted as a restart."""
         self.last_stderr = ""
         self.coverage: dict[str, set[int]] = {}
         """The lines of each student file seen running, by every worker so far (sent along with the replies)."""
+        self.coverage_count = 0
+        """How many entries coverage holds: its files and their distinct lines (at most limits.coverage_lines)."""
+        self.flooded = ""
+        """Why no more calls are made: the worker reported more lines as run than limits.coverage_lines, or ""."""
 
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> None:
         """Start the worker and import the submission in it; the import is charged to the budget."""
         limits = self.spec.limits
+        repairs_read, self.repairs = os.pipe()
+        os.set_blocking(self.repairs, False)  # a repair server that stopped reading costs its call, never a hang
         try:
             self.process = subprocess.Popen(
                 worker_command(self.spec),
@@ -170,9 +187,14 @@ class WorkerClient:
                 cwd=worker_cwd(self.spec),
                 start_new_session=True,
                 preexec_fn=lambda: apply_limits(limits),
+                pass_fds=(repairs_read,),
             )
         except OSError as error:
+            os.close(self.repairs)
+            self.repairs = -1
             raise GraderFault(f"could not start the sandbox ({error})") from error
+        finally:
+            os.close(repairs_read)
         self.buffer = b""
         try:
             boot = self._read_line(BOOT_TIMEOUT)  # wall-clock: the sandbox starting, no student code yet
@@ -191,7 +213,8 @@ class WorkerClient:
         self.imported = True
         try:
             self._request(HELLO, {"root": self.spec.inside_root, "package": self.spec.package,
-                                    "coverage": self.spec.coverage}, limit)
+                                    "coverage": self.spec.coverage, "repairs": repairs_read,
+                                    "guard": self.spec.level != "plain"}, limit)
         except StudentTimeout:
             self.budget_left -= self.last_charged
             self.stop()
@@ -210,6 +233,9 @@ class WorkerClient:
     def stop(self) -> None:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
+        if self.repairs >= 0:
+            os.close(self.repairs)
+            self.repairs = -1
         if self.selector is not None:
             self.selector.close()
             self.selector = None
@@ -224,7 +250,17 @@ class WorkerClient:
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-        clean_up_after(self.spec)
+        try:
+            clean_up_after(self.spec)
+        except SandboxError as error:
+            raise GraderFault(str(error)) from None
+
+    def renew(self) -> None:
+        """Stop the worker, if one runs, so that the next call starts a fresh one (not counted as a restart): nothing
+        student code kept in this one, in memory or in its scratch, reaches the calls after."""
+        if self.process is not None:
+            self.stop()
+            self.renewed = True
 
     # -- calls -------------------------------------------------------------------------------------
 
@@ -244,8 +280,11 @@ class WorkerClient:
         if self.budget_left <= 0:
             raise StudentTimeout(f"not run: your code used up the whole time budget of {self.times.budget:g} s "
                                  "for this submission")
+        if self.flooded:
+            raise StudentMissing(f"not run: {self.flooded}")
         if self.process is None:
-            self.restarts += 1
+            self.restarts += 0 if self.renewed else 1
+            self.renewed = False
             self.start()
         ceiling = timeout or self.times.call_timeout
         encoded = encoded_args if encoded_args is not None else json.dumps(args, sort_keys=True)
@@ -274,10 +313,26 @@ class WorkerClient:
         """The current category as reports title it."""
         return self.words.category_titles.get(self.category, self.category) or "this category"
 
-    def _fold(self, files: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
-        """Add a worker's report of the lines run per file (checked by Reply) to what is known."""
-        for path, executed in files:
-            self.coverage.setdefault(path, set()).update(executed)
+    def _fold(self, reply: Reply) -> None:
+        """Add a worker's report of the lines run per file (checked by Reply) to what is known; a report past
+        limits.coverage_lines, in this reply or in all, is the student's fault (StudentMissing), and no later
+        call of this submission is made."""
+        cap = self.spec.limits.coverage_lines
+        for path, executed in reply.lines or ():  # at most cap numbers (Reply): the sets stay within twice cap
+            known = self.coverage.get(path)
+            if known is None:
+                known = self.coverage[path] = set()
+                self.coverage_count += 1
+            before = len(known)
+            known.update(executed)
+            self.coverage_count += len(known) - before
+            if self.coverage_count > cap:
+                break
+        if reply.lines_over or self.coverage_count > cap:
+            self.flooded = (f"the process running your code reported more than {cap} lines of your files as run "
+                            "(the grader records which lines run: your code may not change how)")
+            self.stop()
+            raise StudentMissing(self.flooded)
 
     def output(self) -> tuple[str, bool]:
         """Everything the student's code printed so far, capped, and whether it was cut."""
@@ -292,25 +347,33 @@ class WorkerClient:
         self.next_id += 1
         ident = self.next_id
         encoded = encoded if encoded is not None else json.dumps(args)
-        stand_ins = f', "stand_ins": {stand_ins_source()}' if args.get("trusted") else ""
-        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}{stand_ins}}}\n'.encode()
+        line = f'{{"id": {ident}, "op": {json.dumps(op)}, "args": {encoded}}}'.encode()
         clock = CallClock(self.process.pid)
         try:
-            self.process.stdin.write(line)
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass  # the read below reports how the process ended
+            if args.get("trusted"):  # to the repair server: the line, the source's length after a tab, the source
+                source = stand_ins_source()
+                _write_all(self.repairs, line + f"\t{len(source)}\n".encode() + source)
+            else:
+                self.process.stdin.write(line + b"\n")
+                self.process.stdin.flush()
+        except (BrokenPipeError, BlockingIOError, OSError):
+            pass  # the read below reports how the process ended (or the call's deadline, a repair server stopped)
         try:
             while True:
                 reply = self._read_line(timeout, clock)
                 if reply.ident == ident:
                     break
+                if reply.too_deep:
+                    self.stop()
+                    raise StudentMissing(f"the process running your code sent the grader a line nested more than "
+                                         f"{self.spec.limits.json_depth} deep")
+            self._check_scratch()
                 # Anything else on the channel was written by student code: ignore it (on the same clock).
         finally:
             self.last_charged = clock.charged() if clock.wall() > 0.05 else clock.wall()
         self._keep_output(reply.output, reply.output_truncated)
-        if reply.lines is not None and self.spec.coverage:
-            self._fold(reply.lines)  # the lines that ran since the last reply carrying some
+        if (reply.lines is not None or reply.lines_over) and self.spec.coverage:
+            self._fold(reply)  # the lines that ran since the last reply carrying some
         if reply.ok:
             return reply.value
         if reply.raised is not None:
@@ -342,18 +405,34 @@ class WorkerClient:
             wait = min(clock.until(timeout), hard_wall - clock.wall())
             if not self.selector.select(min(TICK, max(FINE_TICK, wait))):
                 if clock.charged() >= timeout or clock.wall() >= hard_wall:
+                    if clock.pid is not None:
+                        self._check_scratch()  # a call that filled its scratch is charged for that, at every level
                     self.stop()
                     raise StudentTimeout(f"did not finish within {timeout:.3g} s (an endless loop?)")
+                if clock.pid is not None and self.spec.level in NAMESPACED:
+                    self._check_scratch()  # one statvfs: a call creating files without end is stopped within a tick
                 continue
             chunk = os.read(stdout.fileno(), 1 << 20)
             if not chunk:
                 raise StudentCrash(self._ended())
             self.buffer += chunk
-            if len(self.buffer) > REPLY_CAP:
+            cap = self.spec.limits.reply_bytes
+            if len(self.buffer) > cap:
                 self.stop()
-                raise StudentMissing(f"your code produced a result larger than {REPLY_CAP // 2**20} MiB")
+                raise StudentMissing(f"your code produced a result larger than {cap / 2**20:g} MiB")
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return Reply.parse(line)
+        return Reply.parse(line, max_depth=self.spec.limits.json_depth, max_lines=self.spec.limits.coverage_lines)
+
+    def _check_scratch(self) -> None:
+        """StudentMissing, the worker stopped, when student code has more files and folders in its scratch than
+        limits.scratch_files (scratch_usage says how each level counts them)."""
+        limit = self.spec.limits.scratch_files
+        if self.process is None:
+            return
+        count = scratch_usage.entries(self.spec, self.process.pid, limit)
+        if count is not None and count > limit:
+            self.stop()
+            raise StudentMissing(f"your code created more than {limit} files and folders in its folder")
 
     def _ended(self) -> str:
         """The worker closed its channel: how it ended (killing it if it lingers, as after os.closerange)."""
@@ -402,6 +481,9 @@ def _raised_sentence(name: str, exception: dict[str, str]) -> str:
         return f"{name} tried to stop the program ({exception['message']})"
     if exception["type"] == "MemoryError":
         return f"{name} raised MemoryError: it ran out of memory (the limit is the same for every student)"
+    if exception["type"] == "PermissionError" and exception["message"].startswith(f"[Errno {errno.EACCES}]"):
+        return (f"{name} tried to reach something outside what it was given (PermissionError: "
+                f"{exception['message']}): your code may read only its own files and write only in its working folder")
     return f"{name} raised {exception['type']}: {exception['message']}"
 
 

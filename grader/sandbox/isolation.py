@@ -12,12 +12,13 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from . import seccomp_bpf
+from . import landlock, seccomp_bpf
 from .worker import NEIGHBOURS
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
@@ -31,11 +32,49 @@ WARNINGS = {
     "bwrap": "",
     "unshare": "",
     "uid": "no namespaces in this container: student code ran as a uid of its own, with the grader's files "
-           "unreadable to it, but it could see the container's processes and its /tmp",
+           "unreadable to it",
     "plain": "only resource limits applied (sandbox.allow_plain): the submission could read the hidden "
              "suites and the reference, and reach the network; install bubblewrap for full isolation",
 }
-"""What each level says in the results when it is weaker than bubblewrap."""
+"""What each level says in the results when it is weaker than bubblewrap (level_warning adds what Landlock did)."""
+
+LANDLOCK_NOTES = {
+    "uid": ((6, "; Landlock kept it to its own files, with no TCP, and its signals and abstract sockets to its own "
+                "processes, but it shared the container's System V IPC"),
+            (4, "; Landlock kept it to its own files, with no TCP, but this kernel's Landlock (ABI {abi}) cannot keep "
+                "its signals and abstract Unix sockets to its own processes"),
+            (1, "; Landlock kept it to its own files, but this kernel's Landlock (ABI {abi}) cannot keep its signals "
+                "and abstract Unix sockets to its own processes"),
+            (0, "; this kernel has no Landlock, so it could see the container's processes, read whatever its uid "
+                "may, and write in the container's world-writable folders (/tmp, /var/tmp, /dev/shm, /run/lock)")),
+    "plain": ((6, "only resource limits and Landlock applied (sandbox.allow_plain): Landlock kept the submission "
+                  "from the hidden suites and the reference, from TCP and from other processes, but it could send "
+                  "UDP and use System V IPC; install bubblewrap for full isolation"),
+              (4, "only resource limits and Landlock applied (sandbox.allow_plain): Landlock kept the submission "
+                  "from the hidden suites and the reference and from TCP, but it could send UDP and signal its "
+                  "uid's other processes; install bubblewrap for full isolation"),
+              (1, "only resource limits and Landlock applied (sandbox.allow_plain): Landlock kept the submission "
+                  "from the hidden suites and the reference, but this kernel's Landlock (ABI {abi}) cannot keep it "
+                  "from the network; install bubblewrap for full isolation")),
+}
+"""What Landlock (grader/sandbox/landlock.py) changes in a level's warning, from the kernel's ABI up: the uid level's
+note is added to its warning, plain's replaces it. bwrap and unshare promise as much without it."""
+
+
+def level_warning(level: str, abi: int) -> str:
+    """What the results say about level on a kernel whose Landlock ABI is abi (0: none)."""
+    note = next((text for since, text in LANDLOCK_NOTES.get(level, ()) if abi >= since), None)
+    if note is None:
+        return WARNINGS[level]
+    note = note.format(abi=abi)
+    return WARNINGS[level] + note if note.startswith(";") else note
+
+
+@functools.lru_cache(maxsize=1)
+def landlock_abi() -> int:
+    """The Landlock ABI the workers get on this machine (asked once per process; 0 where there is none)."""
+    return landlock.abi()
+
 
 PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden suites and the reference; "
                  "install bubblewrap (or let unshare work, or run as root for the uid level), or set allow_plain = true under [sandbox] in a "
@@ -43,11 +82,21 @@ PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden 
 """Why plain is refused unless the instructor opts in."""
 
 UID_BASE, UID_BLOCK, UID_BLOCKS = 200000, 64, 256
-"""Workers started by root run as uids of a block of UID_BLOCK that one grading run holds for its whole life
-(uid = block start + job slot): two students, even of two graders running at once, never share a uid."""
+"""A grading run started by root holds a block of UID_BLOCK uids for its whole life (a lock under UID_LOCKS), and with
+it FRESH_BLOCK uids its sandboxes run as, one each (fresh_uid): two sandboxes, even of two graders running at once,
+never share a uid. The block's own uids are those the uid level checks what student code could read as."""
 
 MAX_JOBS = UID_BLOCK // 2
 """Job slots one grading run may use: the lower half of its uid block; Part E's sandboxes use the upper half."""
+
+FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 16
+"""Every sandbox a grader run as root starts (a worker, Part E's) runs as a uid no earlier sandbox of that run used:
+the next of the FRESH_BLOCK uids that go with its uid block (block i: FRESH_BASE + i * FRESH_BLOCK on), so nothing one
+student's code left under its uid (a file, an IPC object, a process) is ever the next student's."""
+
+WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
+"""The folders every user may write to (with the world-writable folders below them): where a sandbox's uid can
+leave something outside its scratch at the uid and plain levels."""
 
 UID_LOCKS = Path("/run/war-grader")
 """Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
@@ -64,8 +113,8 @@ INSIDE_SCRATCH = "/tmp"
 UNSHARE_SETUP = r"""
 set -eu
 PATH=/usr/sbin:/sbin:/usr/bin:/bin
-new=$1 copy=$2 runtime=$3 home=$4 scratch=$5
-shift 5
+new=$1 copy=$2 runtime=$3 home=$4 scratch=$5 inodes=$6
+shift 6
 bind_ro() { mkdir -p "$2"; mount --bind "$1" "$2"; mount -o remount,bind,ro "$2"; }
 mount -t tmpfs -o size=4m,mode=0755 war-grader-root "$new"
 for name in usr bin lib lib32 lib64 sbin; do
@@ -81,7 +130,7 @@ for device in null zero full random urandom; do
     touch "$new/dev/$device"; mount --bind "/dev/$device" "$new/dev/$device"
 done
 ln -s /proc/self/fd "$new/dev/fd"
-mount -t tmpfs -o "size=$scratch,mode=1777,nosuid,nodev" war-grader-scratch "$new/tmp"
+mount -t tmpfs -o "size=$scratch,nr_inodes=$inodes,mode=1777,nosuid,nodev" war-grader-scratch "$new/tmp"
 bind_ro "$copy" "$new/submission"
 bind_ro "$runtime" "$new/grader-runtime"
 if [ -n "$home" ]; then bind_ro "$home" "$new$home"; fi
@@ -119,6 +168,16 @@ class Limits:
     only file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
     network_filter: str = ""
     """A seccomp program (hex) installed before the worker starts: the uid level's way to refuse the network."""
+    scratch_files: int = 10_000
+    """Files and folders student code may have in its scratch at once: the inodes of its tmpfs under unshare and
+    in Part E's runs (nr_inodes); counted from outside during each call under bwrap, and in its folder after
+    each call at uid and plain (scratch_usage)."""
+    coverage_lines: int = 100_000
+    """Line numbers the worker may report as run: in one reply, and in all (distinct) for one submission."""
+    reply_bytes: int = 32 * 1024**2
+    """Largest line a sandbox may write to the trusted side (a worker's reply, a line of Part E's sandbox)."""
+    json_depth: int = 32
+    """Deepest nesting of lists and objects in such a line (grader/sandbox/bounded_json.py)."""
 
     @classmethod
     def from_json(cls, data: object) -> Limits:
@@ -178,8 +237,8 @@ class SandboxSpec:
 
     @property
     def warning(self) -> str:
-        """What the results say about this level."""
-        return WARNINGS[self.level]
+        """What the results say about this level, on this machine's kernel."""
+        return level_warning(self.level, landlock_abi())
 
     @property
     def inside_root(self) -> str:
@@ -217,7 +276,8 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
     (about 10 ms each); an interpreter that cannot use that .pyc compiles the source, as any import does.
     """
     inside_runtime = INSIDE_RUNTIME if spec.level in NAMESPACED else spec.runtime
-    start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; worker.main()"] \
+    start = ["-c", f"import sys; sys.path.insert(0, {inside_runtime!r}); import worker; "
+                   f"worker.main({spec.inside_root!r}, {spec.inside_scratch!r})"] \
         if script is None else [os.path.join(inside_runtime, script)]
     run = [spec.python, "-I", "-S", "-B", *start]
     if spec.uid is not None:
@@ -227,8 +287,15 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
         return [*_bwrap_prefix(spec), *run]
     if spec.level == "unshare":
         return [*_unshare_prefix(), "/bin/sh", "-c", UNSHARE_SETUP, "war-grader-setup", spec.mount_point,
-                spec.root, spec.runtime, spec.python_home, str(spec.limits.scratch_bytes), *run]
+                spec.root, spec.runtime, spec.python_home, str(spec.limits.scratch_bytes),
+                str(scratch_inodes(spec.limits)), *run]
     return run
+
+
+def scratch_inodes(limits: Limits) -> int:
+    """nr_inodes of a scratch tmpfs: its root folder, scratch_files entries and one more, so that going over the
+    limit is seen (and charged with its own sentence) rather than refused by the kernel."""
+    return limits.scratch_files + 2
 
 
 def _unshare_prefix() -> list[str]:
@@ -298,17 +365,71 @@ def apply_limits(limits: Limits) -> None:
 
 
 def clean_up_after(spec: SandboxSpec) -> None:
-    """After a worker stopped: kill what its uid left running and, at the uid and plain levels, delete what it
-    wrote outside its scratch (namespaced levels need neither: their PID namespace and tmpfs die with the sandbox)."""
-    if spec.uid is None or spec.level == "bwrap":
+    """After a sandbox stopped (a worker, or Part E's however it ended): kill what its uid left running and, at the
+    uid and plain levels, remove everything the uid owns wherever it could write, then check that nothing is left
+    (SandboxError naming the first thing that stayed). Namespaced levels need neither: their PID namespace and tmpfs
+    die with the sandbox; without a uid of its own (the grader not root) nothing is the sandbox's alone."""
+    if spec.level == "bwrap":
         return
-    kill_uid(spec.uid)
-    if spec.level not in NAMESPACED:
-        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
-            remove_files_of(spec.uid, Path(folder))
-        if spec.scratch:
-            for entry in Path(spec.scratch).iterdir():
-                _remove(entry)
+    if spec.uid is not None:
+        kill_uid(spec.uid)
+    if spec.level in NAMESPACED or spec.uid is None:
+        return
+    if spec.scratch:
+        for entry in Path(spec.scratch).iterdir():
+            _remove(entry)
+    for folder in WRITABLE:
+        remove_files_of(spec.uid, Path(folder))
+    remove_ipc_of(spec.uid)
+    left = [*processes_of(spec.uid), *(str(path) for folder in WRITABLE for path in owned_by(spec.uid, Path(folder))),
+            *(os.listdir(spec.scratch) if spec.scratch else ()), *ipc_of(spec.uid)]
+    if left:
+        raise SandboxError(f"what the sandbox's uid {spec.uid} left could not be removed ({str(left[0])[:200]})")
+
+
+def owned_by(uid: int, folder: Path) -> list[Path]:
+    """What uid owns in folder and in the world-writable folders below it (what remove_files_of removes)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    found: list[Path] = []
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            found.append(Path(entry.path))
+        elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+            found += owned_by(uid, Path(entry.path))
+    return found
+
+
+IPC_KINDS = (("shm", "-m", 7), ("sem", "-s", 4), ("msg", "-q", 7))
+"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid."""
+
+
+def ipc_of(uid: int) -> list[str]:
+    """The System V IPC objects uid owns ("shm 1234"), from /proc/sysvipc."""
+    found = []
+    for kind, _, column in IPC_KINDS:
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                rows = [line.split() for line in handle.read().splitlines()[1:]]
+        except OSError:
+            continue
+        found += [f"{kind} {row[1]}" for row in rows if len(row) > column and row[column] == str(uid)]
+    return found
+
+
+def remove_ipc_of(uid: int) -> None:
+    """Remove every System V IPC object uid owns (they outlive every process of it)."""
+    options = {kind: option for kind, option, _ in IPC_KINDS}
+    for found in ipc_of(uid):
+        kind, ident = found.split()
+        subprocess.run(["ipcrm", options[kind], ident], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False, timeout=10)
 
 
 def remove_files_of(uid: int, folder: Path) -> None:
@@ -382,6 +503,27 @@ def processes_of(uid: int) -> list[int]:
 _HELD_LOCKS: list[int] = []
 """File descriptors holding this process's uid block (released when the process ends, however it ends)."""
 
+_fresh_lock = threading.Lock()
+_fresh_used: list[int] = []
+"""How many fresh uids this process has handed out (one item: the count)."""
+
+
+def fresh_uids() -> range:
+    """The uids that go with this process's uid block, one per sandbox it starts (fresh_uid)."""
+    index = (uid_block() - UID_BASE) // UID_BLOCK
+    return range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
+
+
+def fresh_uid() -> int:
+    """A uid no sandbox started by this process has run as: the next of fresh_uids()."""
+    uids = fresh_uids()
+    with _fresh_lock:
+        used = _fresh_used[0] if _fresh_used else 0
+        if used >= len(uids):
+            raise SandboxError(f"this grading run has used all {len(uids)} of its sandbox uids")
+        _fresh_used[:] = [used + 1]
+    return uids[used]
+
 
 @functools.lru_cache(maxsize=1)
 def uid_block() -> int:
@@ -405,8 +547,10 @@ def uid_block() -> int:
             continue
         _HELD_LOCKS.append(handle)
         first = UID_BASE + index * UID_BLOCK
-        for uid in _uids_running(range(first, first + UID_BLOCK)):
-            kill_uid(uid)
+        fresh = range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
+        for uids in (range(first, first + UID_BLOCK), fresh):
+            for uid in _uids_running(uids):
+                kill_uid(uid)
         return first
     raise SandboxError(f"all {UID_BLOCKS} blocks of worker uids are held by running graders")
 
@@ -435,7 +579,7 @@ def level_works(level: str) -> bool:
                 Path(scratch, name).mkdir()
             command = [*_unshare_prefix(), "/bin/sh", "-c", UNSHARE_SETUP, "war-grader-probe",
                        str(Path(scratch, "mnt")), str(Path(scratch, "copy")), str(Path(scratch, "runtime")), "",
-                       str(1024**2), "/bin/sh", "-c", "test -d /submission && ! test -e /home/."]
+                       str(1024**2), "64", "/bin/sh", "-c", "test -d /submission && ! test -e /home/."]
             return _succeeds(command)
     return _succeeds(command)
 
@@ -496,10 +640,10 @@ def _others_can_run(path: str) -> bool:
 
 
 def make_runtime(folder: Path) -> Path:
-    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py and their .pyc, shared by a batch's
-    workers."""
+    """A world-readable folder holding worker.py, its neighbours, seccomp_bpf.py, landlock.py and their .pyc, shared by
+    a batch's workers."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("worker", *NEIGHBOURS, "seccomp_bpf"):
+    for name in ("worker", *NEIGHBOURS, "seccomp_bpf", "landlock"):
         shutil.copy(Path(__file__).with_name(f"{name}.py"), folder / f"{name}.py")
     finish_runtime(folder, scripts=())
     return folder
@@ -547,7 +691,7 @@ def make_spec(
     if os.geteuid() == 0:
         if not 0 <= slot < UID_BLOCK:
             raise SandboxError(f"at most {UID_BLOCK} job slots (got slot {slot})")
-        uid: int | None = uid_block() + slot
+        uid: int | None = fresh_uid()
     else:
         uid = None
     python, home = choose_python(level, uid is not None)

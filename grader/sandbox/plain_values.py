@@ -108,7 +108,7 @@ def describe(error: BaseException, root: str) -> dict:
             return {"type": "SyntaxError", "message": f"{found[0]} line {found[1]} holds a NUL byte (\\x00), "
                                                       "which Python source cannot contain", "traceback": ""}
     frames = [
-        frame for frame in traceback.extract_tb(error.__traceback__)
+        frame for frame in _frames(error.__traceback__)
         if os.path.realpath(frame.filename).startswith(root + os.sep)
     ]
     for frame in frames:
@@ -119,6 +119,24 @@ def describe(error: BaseException, root: str) -> dict:
         "message": safe_text(lambda: _str(error)),
         "traceback": "".join(lines)[-4000:],
     }
+
+
+def _frames(tb: Any) -> list:
+    """traceback.extract_tb's frames; where a repaired call's stand-ins hide some of them (AttributeError: see
+    repair_server.py), the others, read one by one."""
+    try:
+        return list(traceback.extract_tb(tb))
+    except AttributeError:
+        pass
+    frames = []
+    while tb is not None:
+        try:
+            code = tb.tb_frame.f_code
+            frames.append(traceback.FrameSummary(code.co_filename, tb.tb_lineno, code.co_name))
+        except AttributeError:
+            pass  # a stand-in's frame: never one of the student's files
+        tb = tb.tb_next
+    return frames
 
 
 def find_nul_byte(root: str) -> tuple[str, int] | None:

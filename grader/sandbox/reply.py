@@ -7,9 +7,10 @@ the grader asked for is the student's fault (channel.py decides what each reply 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from . import bounded_json
 
 RAISED_CAP = 4000
 """Characters kept of an exception's type, message and traceback, each."""
@@ -20,8 +21,8 @@ MISSING_CAP = 500
 FAULT_CAP = 200
 """Characters kept of a refusal of the worker's own (before student code ran)."""
 
-MAX_LINES = 1_000_000
-"""Most line numbers one reply may report as run, over all its files."""
+MAX_LINE_NUMBER = 2**31
+"""Line numbers at or above this are no line of a file: dropped."""
 
 
 @dataclass(frozen=True)
@@ -61,19 +62,25 @@ class Reply:
     """Lines of each student file that ran since the last reply carrying some (None: the reply carried none)."""
     boot: bool = False
     """The worker's first line: it is up."""
+    lines_over: bool = False
+    """The reply reported more than max_lines line numbers (lines holds the first max_lines): the student's fault."""
+    too_deep: bool = False
+    """The line was JSON nested deeper than max_depth: the student's fault (the reply is otherwise empty)."""
 
     @classmethod
-    def parse(cls, line: bytes) -> Reply:
-        """A reply from one line; a line that is not a JSON object answers nothing (an empty reply)."""
+    def parse(cls, line: bytes, *, max_depth: int, max_lines: int) -> Reply:
+        """A reply from one line, read by bounded_json (the channel has already capped its size); a line that is
+        not a JSON object answers nothing (an empty reply), one nested deeper than max_depth says so."""
         try:
-            message = json.loads(line)
-        except (ValueError, RecursionError):
-            message = None
-        return cls.from_json(message)
+            message = bounded_json.read(line, max_bytes=len(line), max_depth=max_depth)
+        except bounded_json.Refused as refused:
+            return cls(ident=None, too_deep=refused.deep)
+        return cls.from_json(message, max_lines=max_lines)
 
     @classmethod
-    def from_json(cls, message: object) -> Reply:
-        """Every field of message that has its type, capped; the rest read as absent."""
+    def from_json(cls, message: object, *, max_lines: int) -> Reply:
+        """Every field of message that has its type, capped (at most max_lines line numbers); the rest read as
+        absent."""
         if type(message) is not dict:
             return cls(ident=None)
         raised = None
@@ -81,6 +88,7 @@ class Reply:
             info = message["raised"] if type(message["raised"]) is dict else {}
             raised = RaisedInfo(*(str(info.get(key, ""))[:RAISED_CAP] for key in ("type", "message", "traceback")))
         output = message.get("output")
+        lines, over = _lines(message["lines"], max_lines) if "lines" in message else (None, False)
         return cls(
             ident=message.get("id"),
             ok=message.get("ok") is True,
@@ -90,25 +98,29 @@ class Reply:
             fault=str(message.get("fault"))[:FAULT_CAP],
             output=output if type(output) is str else None,
             output_truncated=message.get("output_truncated") is True,
-            lines=_lines(message["lines"]) if "lines" in message else None,
+            lines=lines,
             boot=message.get("boot") is True,
+            lines_over=over,
         )
 
 
-def _lines(files: object) -> tuple[tuple[str, tuple[int, ...]], ...]:
+def _lines(files: object, max_lines: int) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], bool]:
     """A worker's report of the lines run per file: [{"path": str, "executed": [int, ...]}, ...], entries of
-    another shape dropped, at most MAX_LINES numbers in all."""
+    another shape dropped; at most max_lines numbers in all (a file counts one at least), and whether there were
+    more."""
     if type(files) is not list:
-        return ()
+        return (), False
     found: list[tuple[str, tuple[int, ...]]] = []
-    left = MAX_LINES
+    left = max_lines
     for entry in files:
         if type(entry) is not dict:
             continue
         path, executed = entry.get("path"), entry.get("executed")
         if type(path) is not str or type(executed) is not list:
             continue
-        numbers = tuple(line for line in executed[:left] if type(line) is int)
-        left -= len(numbers)
+        if left <= 0 or len(executed) > left:
+            return tuple(found), True
+        numbers = tuple(line for line in executed if type(line) is int and 0 < line < MAX_LINE_NUMBER)
+        left -= max(1, len(executed))  # what was reported counts, junk included
         found.append((path, numbers))
-    return tuple(found)
+    return tuple(found), False

@@ -12,8 +12,9 @@ This module holds the process itself: its start (main) and its loop (serve). The
 NEIGHBOURS, which make_runtime copies beside it: operations.py (the Session and its op_<name> operations),
 line_recorder.py (which statements ran) and plain_values.py (values, exceptions and output made plain). In the
 runtime they are top-level modules, imported as such; the trusted side imports them as grader.sandbox's,
-relatively. trusted_units.py (the correct stand-ins of a repaired call) is never in the runtime: its source
-comes with each repaired call, which a child of this process makes and dies with (_repaired_call).
+relatively. trusted_units.py (the correct stand-ins of a repaired call) is never in the runtime, nor in this
+process: repair_server.py, forked from this process at hello before the submission is imported, receives each
+repaired call with the stand-ins' source on a pipe of its own and makes the call in a child that ends with it.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ if TYPE_CHECKING:
     from typing import Any  # annotations only: importing typing cost every worker 4 ms
 
 if TYPE_CHECKING or __package__:  # the trusted side's grader.sandbox.worker
+    from . import repair_server
     from .line_recorder import LineRecorder
     from .operations import Session
     from .plain_values import MAX_TEXT, CappedText, StudentFault, describe, queue_size, safe_text
 else:  # in the runtime: top-level modules beside this one
+    import repair_server
     from line_recorder import LineRecorder
     from operations import Session
     from plain_values import MAX_TEXT, CappedText, StudentFault, describe, queue_size, safe_text
@@ -49,9 +52,9 @@ _json_dumps, _json_loads = json.dumps, json.loads
 _random = random
 """The standard library's random, kept even when a student module takes its name."""
 
-NEIGHBOURS = ("operations", "line_recorder", "plain_values")
+NEIGHBOURS = ("operations", "line_recorder", "plain_values", "repair_server")
 """The worker's own modules, copied beside it into the runtime (make_runtime). trusted_units.py is not: its correct
-stand-ins reach a worker only with a repaired call (_repaired_call)."""
+stand-ins reach only repair_server's child that makes one repaired call."""
 
 CALL_SEED = 0
 """The seed of the random generators at the start of every call, so unseeded randomness repeats exactly."""
@@ -104,9 +107,8 @@ def serve(requests, reply) -> None:
             send(reply, {"id": None, "ok": False, "fault": "bad request"})
             continue
         seed_randomness()
-        if session is not None and op != "hello" and _type(args) is dict and args.get("trusted"):
-            _repaired_call(session, request, capture, reply)
-            continue
+        if op == "hello" and session is None and _type(args) is dict:
+            _start_repairs(args, reply)
         answer, session = _answer(session, ident, op, args)
         send(reply, _with_output(answer, session, capture))
 
@@ -149,49 +151,65 @@ def _with_output(answer: dict, session: Session | None, capture: CappedText) -> 
     return answer
 
 
-def _repaired_call(session: Session, request: dict, capture: CappedText, reply) -> None:
-    """A call with one unit repaired, made in a child of this process that alone ever holds the stand-ins
-    (trusted_units.py, whose source comes with the request: the runtime has no copy for student code to import
-    or read) and ends with the call, so nothing the call did or took outlives it. The process tree's clock and
-    the kill on a deadline cover the child; a child that dies without answering ends this process too, as the
-    same call made here would have."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            seed_randomness()  # CPython reseeds random from the OS in every forked child: the call's own seed again
-            os.close(read_end)
-            stand_ins = _type(sys)("trusted_units")
-            stand_ins.__dict__.update(__builtins__=_BUILTINS, StudentFault=StudentFault, queue_size=queue_size,
-                                      safe_text=safe_text)
-            exec(compile(_str(request.get("stand_ins") or ""), "trusted_units.py", "exec"),  # noqa: S102
-                 stand_ins.__dict__)
-            session.stand_ins = stand_ins.repaired
-            answer, _ = _answer(session, request["id"], request["op"], request["args"])
-            with os.fdopen(write_end, "w", encoding="utf-8") as out:
-                send(out, _with_output(answer, session, capture))
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "r", encoding="utf-8") as answered:
-        text = answered.read()
-    os.waitpid(pid, 0)
-    if not text:
-        os._exit(70)
-    reply.write(text)
-    reply.flush()
+def _start_repairs(hello: dict, reply) -> None:
+    """Before the submission is imported: fork the server of repaired calls (repair_server.py) on the pipe the
+    trusted side named, which this process closes; once per process."""
+    channel = hello.get("repairs")
+    if _type(channel) is not int or channel < 3:
+        return
+    names = {"__builtins__": _BUILTINS, "StudentFault": StudentFault, "queue_size": queue_size,
+             "safe_text": safe_text}
+    repair_server.start(channel, reply, lambda line, repaired: _repaired_answer(line, repaired, hello), names,
+                        hello.get("guard") is True)
+
+
+def _repaired_answer(line: str, repaired: Any, hello: dict) -> str:
+    """In repair_server's child, the stand-ins compiled: import the submission afresh and make the one repaired call
+    of line, repaired standing in for the unit it names; the reply line."""
+    capture = CappedText()
+    sys.stdout = sys.stderr = capture
+    try:
+        request = _json_loads(line)
+        ident, op, args = request["id"], request["op"], request["args"]
+    except (ValueError, KeyError, TypeError):
+        return _line({"id": None, "ok": False, "fault": "bad request"})
+    answer, session = _answer(None, ident, "hello", hello)
+    capture.take()  # what the import printed was shown with the hello
+    if session is not None:
+        session.stand_ins = repaired
+        seed_randomness()  # as before every call: the import may have drawn numbers
+        answer, session = _answer(session, ident, op, args)
+    answer["id"] = ident
+    return _line(_with_output(answer, session, capture))
+
+
+def _line(message: dict) -> str:
+    """One reply line (send's encoding)."""
+    try:
+        return _json_dumps(message, ensure_ascii=True) + "\n"
+    except (TypeError, ValueError, RecursionError):
+        return _json_dumps({"id": message.get("id"), "ok": False,
+                            "missing": "your code returned a value the grader cannot carry"}) + "\n"
 
 
 def send(reply, message: dict) -> None:
     """Write one reply line; a value that cannot be sent is the student's (encode makes every value sendable,
     so only student code that changed the worker's objects gets here)."""
-    try:
-        text = _json_dumps(message, ensure_ascii=True)
-    except (TypeError, ValueError, RecursionError):
-        text = _json_dumps({"id": message.get("id"), "ok": False,
-                            "missing": "your code returned a value the grader cannot carry"})
-    reply.write(text + "\n")
+    reply.write(_line(message))
     reply.flush()
+
+
+def _confine(package_root: str, scratch: str) -> None:
+    """Landlock, before any student code and before the seccomp filters: from now on this process and all it
+    starts read only the package, this runtime and the interpreter, and write only in scratch (landlock.py, beside
+    this module in the runtime; absent when this module is run elsewhere). A kernel with Landlock that refuses it
+    ends the worker before it boots: a grader fault, never a run weaker than its level says."""
+    try:
+        import landlock  # type: ignore[import-not-found]  # noqa: PLC0415
+    except ImportError:
+        return
+    landlock.confine(package=package_root, runtime=os.path.dirname(os.path.abspath(__file__)), scratch=scratch)
+    sys.modules.pop("landlock", None)
 
 
 def _deny_keyring() -> None:
@@ -206,14 +224,17 @@ def _deny_keyring() -> None:
     sys.modules.pop("seccomp_bpf", None)
 
 
-def main() -> None:
-    """Take over the reply descriptor, silence the real stdout/stderr, and serve."""
+def main(package_root: str = "", scratch: str = "") -> None:
+    """Take over the reply descriptor, silence the real stdout/stderr, confine this process to package_root (the
+    submission's copy) and scratch, and serve."""
     reply_fd = int(sys.argv[1]) if _len(sys.argv) > 1 else os.dup(1)
     reply = os.fdopen(reply_fd, "w", encoding="utf-8", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.setrecursionlimit(5000)
+    if package_root:
+        _confine(package_root, scratch)
     _deny_keyring()
     builtins.quit, builtins.exit = Quitter("quit"), Quitter("exit")  # type: ignore[assignment]
     _seed_unseeded()
