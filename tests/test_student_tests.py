@@ -292,7 +292,7 @@ def test_a_report_nested_past_json_depth_is_a_crash_of_that_run(levels):
         session.wait_boot()
         done = session.run(RunCommand(root="/submission", package="starter", files=("tests/test_war.py",),
                                       scratch_bytes=2**20, namespaced=False, sweep=False, private_tmp=False,
-                                      test_timeout=1.0, import_timeout=1.0), "x", [])
+                                      scratch="/tmp", test_timeout=1.0, import_timeout=1.0), "x", [])
     finally:
         session.stop()
     run = runner.checked_run(done, "wheat", "reference", SCHEMA)
