@@ -2,11 +2,13 @@
 per-submission cost beside the floor (the same hidden suites run against the reference in process, in a run
 forked from the same suite server).
 
-    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e]
+    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e [thorough|weak]]
 
 --corpus also grades one copy of tests/submissions (hostile ones included) and prints each one's time.
---part-e gives every student the thorough Part E suite (tests_thorough instead of perfect), and prints the
-median time of Part E alone: compare with a run without it for the time Part E adds per submission.
+--part-e gives every student a Part E suite, the thorough one (tests_thorough instead of perfect: it catches
+every chaff, so every chaff runs twice) or with `--part-e weak` the weak one (tests_weak: its Joker tests catch
+2 chaffs, and every other chaff runs once), and prints the median time of Part E alone: compare with a run
+without it for the time Part E adds per submission.
 A script, not a test: it prints numbers.
 """
 
@@ -34,9 +36,12 @@ from grader.limits import TimeLimits  # noqa: E402
 from grader.chaffs import CHAFFS  # noqa: E402
 from grader.part_e.runner import CHAFF_RUNS, WHEAT_RUNS  # noqa: E402
 
-PART_E_RUNS = 2 + CHAFF_RUNS * len(CHAFFS) + sum(WHEAT_RUNS.values())
-"""The student's own package, the reference's first run, each chaff CHAFF_RUNS times, the wheats WHEAT_RUNS
-more times."""
+PART_E_RUNS = 1 + CHAFF_RUNS * len(CHAFFS) + sum(WHEAT_RUNS.values())
+"""The most runs of one submission: the student's own package, each chaff CHAFF_RUNS times and each wheat
+WHEAT_RUNS times (a chaff that no test failed on its first run is not run again)."""
+
+SUITES = {"thorough": "tests_thorough", "weak": "tests_weak"}
+"""--part-e's suites: the corpus submission each student is a copy of."""
 
 
 def floor_seconds(runs: int) -> float:
@@ -68,26 +73,27 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=400, help="copies of the correct submission (400)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--corpus", action="store_true", help="also time one copy of the whole corpus")
-    parser.add_argument("--part-e", action="store_true", help="each student carries the thorough Part E tests")
+    parser.add_argument("--part-e", nargs="?", const="thorough", choices=sorted(SUITES), default=None,
+                        help="each student carries Part E tests: the thorough suite (the default) or the weak one")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="war-grader-bench-") as scratch:
         klass = Path(scratch) / "class"
         for index in range(args.students):
-            shutil.copytree(ROOT / "tests" / "submissions" / ("tests_thorough" if args.part_e else "perfect"),
+            shutil.copytree(ROOT / "tests" / "submissions" / (SUITES[args.part_e] if args.part_e else "perfect"),
                             klass / f"student{index:04d}")
         started = time.perf_counter()
         results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs)
         elapsed = time.perf_counter() - started
         assert all(category.score == category.max_score for result in results for category in result.categories
-                   if args.part_e or category.id != "student_tests")
+                   if args.part_e == "thorough" or category.id != "student_tests")
         per = statistics.median(result.execution_time for result in results)
         print(f"{args.students} correct submissions, --jobs {args.jobs}: {elapsed:.1f} s in all, "
               f"{args.students / elapsed:.2f} submissions/s")
         print(f"per submission (median, wall, inside its slot): {per:.3f} s "
               f"(sandbox level {results[0].sandbox})")
         part_e = statistics.median(result.timings.get("student_tests", 0.0) for result in results)
-        print(f"of which Part E (the student's own tests, {PART_E_RUNS} runs), median: {part_e:.3f} s"
+        print(f"of which Part E (the {args.part_e} suite, at most {PART_E_RUNS} runs), median: {part_e:.3f} s"
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
         if args.corpus:
             started = time.perf_counter()

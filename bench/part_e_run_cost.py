@@ -2,7 +2,8 @@
 
     python bench/part_e_run_cost.py [--runs 30] [--submission tests_thorough] [--implementation reference]
 
-Builds Part E's runtime (the in-sandbox script and its pytest), sets pytest up once as the zygote does, then
+Builds Part E's runtime (the in-sandbox script and its pytest), sets pytest up once as the zygote does (its
+_seed_unseeded, _preload and _prepare), then
 forks one child per run, as the zygote does, each loading the implementation from memory (its compiled code),
 hiding it, collecting and running the submission's tests. Prints the median milliseconds of loading and of
 collecting plus running, and per child its minor page faults (copy-on-write copies of the zygote's pages) and
@@ -26,6 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.dont_write_bytecode = True  # as the sandbox's Python (-B): no child writes the rewritten tests' bytecode
 
 from grader.part_e import runner  # noqa: E402
 
@@ -40,8 +42,9 @@ def in_sandbox_module(runtime: Path):
     return module
 
 
-def one_child(module, prepared, implementation, folder: Path) -> tuple[float, float]:
-    """Fork a child that loads the implementation and runs the tests; its (load, collect and run) seconds."""
+def one_child(module, prepared, implementation, folder: Path) -> tuple[float, float, int]:
+    """Fork a child that loads the implementation and runs the tests; its (load, collect and run) seconds and the
+    number of tests that ran (a preparation that went wrong runs none, quickly)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -59,15 +62,16 @@ def one_child(module, prepared, implementation, folder: Path) -> tuple[float, fl
             loaded = time.perf_counter()
             prepared.recorder.fd, prepared.recorder.select_ids = null, None
             prepared.run()
-            os.write(write_end, json.dumps([loaded - started, time.perf_counter() - loaded]).encode())
+            os.write(write_end, json.dumps([loaded - started, time.perf_counter() - loaded,
+                                            len(prepared.recorder.phases)]).encode())
         finally:
             os._exit(0)
     os.close(write_end)
     data = os.read(read_end, 1000)
     os.waitpid(pid, 0)
     os.close(read_end)
-    load, run = json.loads(data)
-    return load, run
+    load, run, tests = json.loads(data)
+    return load, run, tests
 
 
 def main() -> None:
@@ -86,7 +90,9 @@ def main() -> None:
             del sys.modules[name]  # the grader's own starter: a child must import the implementation served
         module = in_sandbox_module(runtime)
         module.CHANNEL = os.open(os.devnull, os.O_WRONLY)
-        prepared = module._Prepared({"root": str(copy), "package": package, "files": files, "test_timeout": 10})
+        module._seed_unseeded()  # as the zygote's main() does, then its preparation
+        module._preload()
+        _, prepared = module._prepare({"root": str(copy), "package": package, "files": files, "test_timeout": 10})
         implementation = runner.compiled(args.implementation, str(copy / package))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         times = [one_child(module, prepared, implementation, copy / package) for _ in range(args.runs)]
@@ -96,6 +102,7 @@ def main() -> None:
           f"(its peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB):")
     print(f"  load the implementation: {statistics.median(t[0] for t in times) * 1000:.2f} ms, "
           f"collect and run the tests: {statistics.median(t[1] for t in times) * 1000:.2f} ms (medians)")
+    print(f"  tests run per child: {sorted(set(t[2] for t in times))}")
     print(f"  per child: {(after.ru_minflt - before.ru_minflt) / per:.0f} minor page faults, "
           f"user {(after.ru_utime - before.ru_utime) / per * 1000:.2f} ms, "
           f"system {(after.ru_stime - before.ru_stime) / per * 1000:.2f} ms (means)")

@@ -180,9 +180,17 @@ UNSEEDED = ("shuffle_ignores_seed", "random_war_pickup")
 
 def test_grading_three_times_gives_the_same_results(graded, tmp_path):
     """The submissions that use unseeded random, and a correct one, get the same score and the same test
-    outcomes each of three gradings (the corpus's, then two more), and none is flagged nondeterministic"""
-    names = [*UNSEEDED, "perfect"]
+    outcomes each of three gradings (the corpus's, then two more), and none is flagged nondeterministic; so does
+    tests_unseeded_game, whose Part E tests play unseeded games (valid every time) beside a test of the clock
+    (flagged every time)"""
+    names = [*UNSEEDED, "perfect", "tests_unseeded_game"]
     first = {name: read_results(graded / name / "results.json") for name in names}
+    verdicts = first["tests_unseeded_game"].student_tests
+    assert verdicts is not None and verdicts.untrusted
+    assert [(t.id.partition("::")[2], t.valid) for t in verdicts.tests] == [
+        ("test_joker_beats_king", True), ("test_a_game_keeps_all_54_cards", True),
+        ("test_a_game_counts_its_rounds_and_wars", True), ("test_a_game_starts_on_an_even_millisecond", False)]
+    assert "nondeterministic" in verdicts.tests[-1].reason
     for run in range(2):
         again = grade(paths=[CORPUS / name for name in names], out=tmp_path / f"again{run}", jobs=2,
                       config_path=ROOT / "tests" / "data" / "grading-test.toml")
@@ -190,6 +198,11 @@ def test_grading_three_times_gives_the_same_results(graded, tmp_path):
             assert result.score == first[result.student].score, result.student
             assert [t.outcome for t in result.tests] == [t.outcome for t in first[result.student].tests]
             assert result.nondeterministic == "" == first[result.student].nondeterministic
+            part_e, before = result.student_tests, first[result.student].student_tests
+            assert (part_e is None) == (before is None)
+            if part_e is not None and before is not None:
+                assert [(t.id, t.valid, t.reason) for t in part_e.tests] == \
+                    [(t.id, t.valid, t.reason) for t in before.tests]
 
 
 def test_grades_csv_has_a_nondeterministic_column(graded):

@@ -283,11 +283,33 @@ def test_unseeded_random_numbers_are_the_same_in_every_run(tmp_path):
     assert result.untrusted == "" and sum(scenario.score for scenario in result.scenarios) > 0
 
 
+UNSEEDED_GAME = '''
+
+from starter import play_game
+
+
+def test_an_unseeded_game_is_the_same_game_every_time():
+    """Honest but careless: play_game() without a seed, whose generator random.Random(None) would draw its seed
+    from the operating system; two such games in one run, and the games of every run, are the same."""
+    first, second = play_game(max_rounds=300), play_game(max_rounds=300)
+    assert first == second
+    assert first.rounds == len(first.history) and first.p1_cards + first.p2_cards == 54
+'''
+
+
+def test_an_unseeded_game_in_a_test_is_the_same_on_every_run(tmp_path):
+    """random.Random() without a seed starts from the same seed in every run, as random does: the unseeded game
+    passes on every run of every wheat (valid, no flip) and the suite still counts."""
+    result = part_e(tmp_path, JOKER + UNSEEDED_GAME, LEVELS[0])
+    assert verdicts(result)["test_an_unseeded_game_is_the_same_game_every_time"] == (True, "")
+    assert result.untrusted == "" and sum(scenario.score for scenario in result.scenarios) > 0
+
+
 TELLS_THE_FIRST_RUN = '''
 
 def test_fails_on_the_first_reference_run():
-    """Cheat: the reference's first run (the one that sets the deadlines) has no deadlines in its command, which
-    the test finds in the frames above it; it fails there and passes everywhere else."""
+    """Cheat: the reference's first run used to set the deadlines and had none in its command, which the test
+    finds in the frames above it; it fails on such a run and passes everywhere else."""
     frame = sys._getframe()
     while frame is not None:
         for value in list(frame.f_locals.values()):
@@ -298,14 +320,14 @@ def test_fails_on_the_first_reference_run():
 '''
 
 
-def test_a_test_whose_outcome_differs_between_two_runs_of_one_wheat_is_told_so(tmp_path):
-    """What a student reads for a test that counts or tells runs apart: the reason names the change."""
+def test_no_judged_run_has_a_command_of_its_own(tmp_path):
+    """Every run after the student's own package gets the very same command, built from the own run: a test that
+    fails on a run whose command differs (the reference's first, before issue 26) fails on none, and the honest
+    Joker test keeps its points."""
     result = part_e(tmp_path, JOKER.replace("import os", "import os, sys") + TELLS_THE_FIRST_RUN, LEVELS[0])
-    valid, reason = verdicts(result)["test_fails_on_the_first_reference_run"]
-    assert not valid and reason.startswith("Its outcome changed between two runs of the same correct implementation")
-    assert result.untrusted.startswith("test_fails_on_the_first_reference_run passed on one run of a correct "
-                                       "implementation and failed on another run of the same implementation")
-    assert sum(scenario.score for scenario in result.scenarios) == 0  # the honest Joker test counts no more
+    assert verdicts(result)["test_fails_on_the_first_reference_run"] == (True, "")
+    assert result.untrusted == "" and sum(scenario.score for scenario in result.scenarios) > 0
+    assert not any("test_fails_on_the_first_reference_run" in verdict.caught_by for verdict in result.chaffs)
 
 
 def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(monkeypatch, tmp_path):

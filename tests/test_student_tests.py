@@ -196,20 +196,33 @@ def test_a_test_that_passes_on_one_wheat_only_depends_on_what_the_rules_leave_op
 
 
 def test_a_test_that_hangs_or_crashes_on_a_wheat_says_so():
-    """The reason for a hang names the deadline; for a crash, the process ending."""
-    assert "did not finish within 10 s" in judged({"reference": {"t::a": {"outcome": "timeout"}}}, ["t::a"]).tests[0].reason
+    """The reason for a hang says it did not finish in time; for a crash, the process ending."""
+    assert "did not finish within its time limit" in judged({"reference": {"t::a": {"outcome": "timeout"}}},
+                                                            ["t::a"]).tests[0].reason
     assert "ended the test process" in judged({"wheat": {"t::a": {"outcome": "crash"}}}, ["t::a"]).tests[0].reason
 
 
 def test_a_hang_on_the_second_wheat_never_quotes_the_deadline_its_time_on_the_reference_gave():
-    """The reference's limit is a setting; the second wheat's comes from the test's time on the reference, which
-    the test can make depend on the behaviour it sees (a sleep), so its value is never told."""
+    """Every correct run's limit comes from the test's time on the student's own package, which the test can make
+    depend on what it sees (a sleep), so its value is never told."""
     runs = runs_with({"wheat": {"t::a": {"outcome": "timeout"}}}, ["t::a"])
     result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0,
                    deadlines={"t::a": 0.437})
     reason = result.tests[0].reason
     assert reason.startswith("It did not finish within its time limit on a correct implementation")
     assert "0.437" not in reason and "0.4" not in reason
+
+
+@pytest.mark.parametrize(("own", "says"), [("timeout", "did not finish within 2 s on your own package"),
+                                            ("crash", "ended the test process on your own package")])
+def test_a_test_that_did_not_end_on_the_own_package_says_it_ran_nowhere_else(own, says):
+    """The judged runs' command holds only the tests that ended on the student's own package: one that hung or
+    crashed there is on no correct run, and its reason says why (not that an earlier test stopped a run)."""
+    runs = [Run("own", "own", {"t::a": {"outcome": own}}, ["t::a"]),
+            *(dataclasses.replace(run, outcomes={}) for run in runs_with({}, ["t::a"]) if run.role != "own")]
+    result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0)
+    (test,) = result.tests
+    assert not test.valid and says in test.reason and test.reason.endswith("run on no other implementation.")
 
 
 SCHEMA = runner.Schema({"/submission/tests/test_war.py": 9}, ("tests/test_war.py",),
@@ -279,7 +292,7 @@ def test_a_report_nested_past_json_depth_is_a_crash_of_that_run(levels):
         session.wait_boot()
         done = session.run(RunCommand(root="/submission", package="starter", files=("tests/test_war.py",),
                                       scratch_bytes=2**20, namespaced=False, sweep=False, private_tmp=False,
-                                      test_timeout=1.0, import_timeout=1.0), "x", [])
+                                      scratch="/tmp", test_timeout=1.0, import_timeout=1.0), "x", [])
     finally:
         session.stop()
     run = runner.checked_run(done, "wheat", "reference", SCHEMA)
@@ -595,14 +608,15 @@ def test_told_this_is_a_chaff():
     assert result.status == "graded" and [test.valid for test in result.tests] == [True, True]
     caught_by = {test for verdict in result.chaffs for test in verdict.caught_by}
     assert caught_by == {"tests/test_war.py::test_joker"}
-    first, *later = commands[2:]  # after the own package's run and the reference's first
-    assert len(later) == runner.CHAFF_RUNS * len(CHAFFS) + sum(runner.WHEAT_RUNS.values()) - 1 \
-        and all(command == first for command in later)
+    first, *later = commands[1:]  # every run after the own package's, the reference's first run included
+    caught = sum(verdict.caught for verdict in result.chaffs)
+    assert len(commands) - 1 == sum(runner.WHEAT_RUNS.values()) + runner.CHAFF_RUNS * caught + len(CHAFFS) - caught
+    assert all(command == first for command in later)
 
 
-def test_a_hanging_test_costs_its_deadline_on_the_reference_and_is_run_on_no_other_implementation(tmp_path):
-    """call_timeout (1 s here) on the student's own package and on the reference, then never again: with
-    game_timeout at 30 s the old design spent a minute on it."""
+def test_a_hanging_test_costs_its_deadline_on_the_own_package_and_is_run_on_no_other_implementation(tmp_path):
+    """call_timeout (1 s here) on the student's own package, then never again (no judged run's command holds
+    it): with game_timeout at 30 s the old design spent a minute on it."""
     tests = JOKER + """
 
 def test_never_ends():
@@ -614,8 +628,8 @@ def test_never_ends():
                                              deadline_floor=0.5)
     never = next(test for test in result.tests if test.id.endswith("never_ends"))
     assert (never.valid, never.own_outcome) == (False, "timeout")
-    assert "did not finish within 1 s on a correct implementation" in never.reason
-    assert all(command.select is not None and never.id not in command.select for command in commands[2:])
+    assert "did not finish within 1 s on your own package" in never.reason
+    assert all(command.select is not None and never.id not in command.select for command in commands[1:])
     assert all(test.valid for test in result.tests if test is not never)  # the Joker tests still ran and passed
     assert result.invalid.startswith("test_never_ends does not pass on every correct implementation")
     assert sum(verdict.caught for verdict in result.chaffs) == 0  # one invalid test: the suite counts for nothing
@@ -675,13 +689,15 @@ def test_the_order_of_runs_is_the_same_for_the_same_submission_and_another_for_a
     tests, package = {"tests/test_war.py": "def test_a():\n    pass\n"}, {"starter/game.py": "x = 1\n"}
     order = runner.secret_order(tests, package)
     assert order == runner.secret_order(dict(tests), dict(package))
-    assert sorted(key for role, key in order if role == "wheat") == ["reference"] + ["wheat"] * 2
+    assert sorted(key for role, key in order if role == "wheat") == ["reference"] * 2 + ["wheat"] * 2
     assert sorted(key for role, key in order if role == "chaff") == sorted(variant.name for variant in CHAFFS for _ in "12")
     others = [runner.secret_order({"tests/test_war.py": f"def test_a():\n    pass  # {n}\n"}, package)
               for n in range(5)]
     assert any(other != order for other in others)
     places = {tuple(index for index, (role, _) in enumerate(other) if role == "wheat") for other in [order, *others]}
     assert len(places) > 1  # the wheats are not always at the same places
+    first = {other.index(("wheat", "reference")) for other in [order, *others]}
+    assert len(first) > 1 and first != {0}  # nor is the reference's first run always the first judged run
 
 
 def test_a_test_whose_outcome_changes_between_runs_of_one_wheat_says_so():
@@ -692,7 +708,7 @@ def test_a_test_whose_outcome_changes_between_runs_of_one_wheat_says_so():
     result = judge(runs, test_sources={}, package_sources={}, given=set(), points=20.0, test_timeout=2.0)
     (test,) = result.tests
     assert not test.valid and test.reason.startswith(
-        "Its outcome changed between two runs of the same correct implementation")
+        "Its outcome changed between two runs of the same implementation (it is nondeterministic)")
     assert result.scenarios and sum(scenario.score for scenario in result.scenarios) == 0
 
 
@@ -743,6 +759,9 @@ def test_a_flip_on_a_chaffs_two_runs_zeroes_part_e_and_says_which_test():
         "it keeps), so none of your tests count.")
     assert sum(s.score for s in result.scenarios) == 0 and not any(v.caught for v in result.chaffs)
     assert all(test.catches == 0 for test in result.tests)
+    clock = next(test for test in result.tests if test.id == "t::test_clock[3]")
+    assert not clock.valid and clock.reason.startswith("Its outcome changed between two runs of the same "
+                                                       "implementation (it is nondeterministic)")
     assert StudentTestsResult.from_json(json.loads(json.dumps(result.to_json()))) == result
 
 

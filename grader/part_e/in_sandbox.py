@@ -22,9 +22,10 @@ student (grader/part_e/runner.py), every one of them twice, and a test is valid 
 wheat run; a test whose outcome depends on anything but the implementation (a count of its runs, the clock)
 passes on one run of some implementation and fails on another, and that flip zeroes the whole suite
 (judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
-before collection and before every test. So that a test has nothing to count with, each child is started by
-a helper that gives it user, PID, mount, IPC and network namespaces of its own where the level allows (bwrap
-and unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
+before collection and before every test, and a generator made without a seed (random.Random(), as in an
+unseeded play_game()) starts from the same seed too (_seed_unseeded). So that a test has nothing to count with,
+each child is started by a helper that gives it user, PID, mount, IPC and network namespaces of its own where
+the level allows (bwrap and unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
 run, no socket of one (a loopback of its own, down: no port an earlier run left in TIME_WAIT), and
 cannot undo any of it (its capabilities are dropped). At every level where the kernel offers Landlock, the
@@ -66,7 +67,9 @@ the child has started, on a line the child never sees. A child may lie on its pi
 every field against a schema and counts a lie as a crash of that run, which catches nothing and on a wheat
 makes the test invalid.
 
-Protocol (JSON lines). Trusted -> zygote: {"op": "run", ...} (see run()); after the zygote says
+Protocol (JSON lines). Trusted -> zygote: first, as the sandbox starts, {"op": "prepare", ...} (the run
+command's fields: the zygote sets pytest's session up from it while the hidden suites run); then for each run
+{"op": "run", ...} (see run()); after the zygote says
 {"fork": true}, one line for the child: null (the student's own package) or {"sources": {"name.py": text},
 "code": {"name.py": base64 of the marshalled code, compiled by the trusted side}, "magic": its bytecode's
 magic number in hex}; after the zygote says
@@ -108,9 +111,13 @@ KNOWN_EXCEPTIONS = frozenset({
 """Exception names reported as they are; any other is reported as "Exception" (no free text crosses)."""
 
 DISABLED_PLUGINS = ("cacheprovider", "faulthandler", "unraisableexception", "threadexception", "junitxml", "pastebin",
-                    "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise")
+                    "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise", "terminal",
+                    "debugging")
 """pytest plugins a student's tests do not need: fewer plugins make each run start faster (tmp_path, capsys,
-monkeypatch and pytest.raises stay)."""
+monkeypatch and pytest.raises stay). Nothing reads pytest's terminal (all output is thrown away), so its
+reporter, which hooks every phase of every test, is left out too (and with it the -q it defines); without the
+debugging plugin a breakpoint() in a test fails that test (its standard input is empty) instead of ending
+the session."""
 
 WALL_STRETCH, WALL_SLACK = 4.0, 1.0
 """A deadline is charged in CPU seconds plus idle seconds (a busy machine costs no one a test); on the wall
@@ -119,6 +126,11 @@ calls' backstop, grader/sandbox/channel.py)."""
 
 MAX_RESTARTS = 30
 """Children started for one run before the tests left are given up as crashed."""
+
+RANDOM_SEED = 0
+"""What `random` starts from in every run: before collection, before every test, and wherever a generator is
+seeded with nothing (random.seed(), random.Random()), which would otherwise draw from the operating system."""
+
 
 CHANNEL = 1
 """The file descriptor to the trusted side; main() moves it off standard output, which points to /dev/null."""
@@ -288,7 +300,7 @@ class _Recorder:
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         import random  # noqa: PLC0415
 
-        random.seed(0)  # the same grade every time, even for a test that draws unseeded random numbers
+        random.seed(RANDOM_SEED)  # the same grade every time, even for a test that draws unseeded random numbers
         _send(self.fd, {"start": nodeid})
 
     @pytest.hookimpl(wrapper=True)
@@ -330,7 +342,7 @@ def _arguments(command: dict[str, Any]) -> list[str]:
     it, which the sandbox's uid may not list at the uid level), no conftest, no capture, the student's files."""
     root = command["root"]
     return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--confcutdir", root, "--noconftest",
-            "-q", "-s",
+            "-s",
             *[option for name in DISABLED_PLUGINS for option in ("-p", f"no:{name}")],
             *[os.path.join(root, file) for file in command["files"]]]
 
@@ -487,7 +499,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         prepared.recorder.select_ids = command.get("select")
         import random  # noqa: PLC0415
 
-        random.seed(0)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
+        random.seed(RANDOM_SEED)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
         measure = None
         if command.get("coverage") and coverage is not None:
             measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
@@ -779,9 +791,10 @@ def _read_pid(fd: int) -> int:
 
 
 def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
-               results: dict[str, Any], found: dict[str, Any]) -> str | None:
+               results: dict[str, Any], found: dict[str, Any], helpers: list[int]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
-    the run's stop set failed (the child is killed: nothing it could still do counts), or None."""
+    the run's stop set failed (the child is killed: nothing it could still do counts), or None. The child is
+    killed (or has ended) on return; its helper, appended to helpers, is left for _finish to reap."""
     read_end, write_end = os.pipe()
     pid_read, pid_write = os.pipe()
     _send(CHANNEL, {"fork": True})
@@ -875,10 +888,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
         except (ProcessLookupError, PermissionError):
             pass
     os.close(read_end)
-    try:
-        os.waitpid(helper, 0)
-    except ChildProcessError:
-        pass
+    helpers.append(helper)
     if stopped == "caught":
         return "caught"
     if running is not None and running not in results:
@@ -890,9 +900,12 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
     return None
 
 
-def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared) -> dict[str, Any]:
+def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared,
+        helpers: list[int]) -> dict[str, Any]:
     """One implementation: every selected test's outcome (each with its seconds), restarting after a test that
-    crashed or hung, ending at the first failure of a test in the stop set."""
+    crashed or hung, ending at the first failure of a test in the stop set. The last child is killed but not yet
+    reaped (its helper is in helpers): the caller sends the results first, then calls _finish, so the kernel
+    tears the child down while the trusted side reads them."""
     results: dict[str, Any] = {}
     found: dict[str, Any] = {}
     wanted = command.get("select")
@@ -901,11 +914,39 @@ def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared
             test for test in (wanted if wanted is not None else found["collected"]) if test not in results]
         if left == []:
             break
-        died_in = _one_child(command, prepared, left, results, found)
-        _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
+        _finish(command, snapshot, helpers)
+        died_in = _one_child(command, prepared, left, results, found, helpers)
         if died_in is None or died_in == "caught":
             break
     return {"results": results, **found}
+
+
+def _finish(command: dict[str, Any], snapshot: dict[str, bytes], helpers: list[int]) -> None:
+    """After a child: reap its helper (the child itself was killed or has ended), then reset the sandbox; nothing
+    to do when no child has run since the last reset."""
+    if not helpers:
+        return
+    while helpers:
+        try:
+            os.waitpid(helpers.pop(), 0)
+        except ChildProcessError:
+            pass
+    _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
+
+
+def _seed_unseeded() -> None:
+    """Make random.Random's seed(None) use RANDOM_SEED, not os.urandom (as the hidden suites' worker does): an
+    unseeded play_game() in a test, or a generator an implementation makes at import, draws the same numbers
+    in every run, so a test of the code alone gets the same outcome on every run of an implementation."""
+    import random  # noqa: PLC0415
+
+    original = random.Random.seed
+
+    def seed(self: Any, a: Any = None, version: int = 2) -> Any:
+        return original(self, RANDOM_SEED if a is None else a, version)
+
+    random.Random.seed = seed  # type: ignore[method-assign]
+    random.seed = random._inst.seed  # type: ignore[attr-defined]  # the module's seed() was bound to the old one
 
 
 def _preload() -> None:
@@ -925,8 +966,24 @@ def _preload() -> None:
     gc.freeze()
 
 
+def _prepare(command: dict[str, Any]) -> tuple[dict[str, bytes], _Prepared]:
+    """The submission copy's snapshot (what every reset restores) and pytest's prepared session, then the heap
+    frozen again: the session's objects (its plugins, nodes, the rewritten test code) join the permanent
+    generation, so no child's garbage collection walks them (each walk writes to every object it visits, and each
+    write copies a page of the zygote's memory)."""
+    import gc  # noqa: PLC0415
+
+    snapshot = _snapshot(command["root"])
+    prepared = _Prepared(command)
+    gc.collect()
+    gc.freeze()
+    return snapshot, prepared
+
+
 def main() -> None:
-    """Read commands until standard input closes."""
+    """Read commands until standard input closes: a "prepare" line (sent as the sandbox starts, so the session is
+    set up while the hidden suites run), then one "run" line per run."""
+    _seed_unseeded()
     _preload()
     try:  # no process of the same uid may read this one's memory or file descriptors
         import ctypes  # noqa: PLC0415
@@ -948,15 +1005,18 @@ def main() -> None:
             return
         command = json.loads(line)
         if snapshot is None or prepared is None:
-            snapshot = _snapshot(command["root"])
-            prepared = _Prepared(command)
+            snapshot, prepared = _prepare(command)
             try:
                 RULES = landlock.student_ruleset(package=command["root"], runtime=HERE)
             except OSError as error:
                 _send(CHANNEL, {"fault": f"the runs' Landlock rules could not be made ({error})"})
                 return
+        if command.get("op") == "prepare":
+            continue
+        helpers: list[int] = []
         try:  # no local keeps a run's results: the next run's child could read them in this frame
-            _send(CHANNEL, {"done": run(command, snapshot, prepared)})
+            _send(CHANNEL, {"done": run(command, snapshot, prepared, helpers)})
+            _finish(command, snapshot, helpers)  # before the next command is read, as before every child
         except Fault as fault:
             _send(CHANNEL, {"fault": str(fault)})
             return

@@ -157,9 +157,8 @@ def _is_worked_example(node: ast.FunctionDef) -> bool:
 
 def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dict[str, str], given: set[str],
           points: float, test_timeout: float, deadlines: dict[str, float] | None = None) -> StudentTestsResult:
-    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the first wheat, quoted in a
-    hang's reason; deadlines: its limits on the other implementations, accepted from the runner but never quoted,
-    since a test's time on the first wheat can carry bits of the correct implementations' behaviour)."""
+    """The verdicts and scenario scores for these runs (test_timeout: a test's limit on the student's own package;
+    deadlines: its limits on every other run, from its time there, accepted from the runner but never quoted)."""
     own = next((run for run in runs if run.role == "own"), Run("own", "own"))
     wheats = [run for run in runs if run.role == "wheat"]
     chaff_runs: dict[str, list[Run]] = {}
@@ -170,9 +169,11 @@ def judge(runs: list[Run], *, test_sources: dict[str, str], package_sources: dic
     skeletons = _skeletons(given, test_sources)
     tests = []
     valid_ids = []
+    flipped = _flipped(ids, [run for run in runs if run.role != "own"])
     invalid = ""
     for test in ids:
-        reason = _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout)
+        reason = NONDETERMINISTIC if test in flipped else _not_run_reason(test, own, wheats, test_timeout) or \
+            _invalid_reason(test, wheats, chaff_runs, test_sources, test_timeout)
         if reason and test not in skeletons and not invalid:
             invalid = _first_invalid(test, ids, reason)
         if test in skeletons:  # its outcome on the wheats is never told: a body of the starter's counts for nothing
@@ -223,6 +224,38 @@ CHAFF_RUNS = 2
 """How many times runner.py runs each chaff, at secret places; a test must fail on every one to catch it."""
 
 
+NONDETERMINISTIC = ("Its outcome changed between two runs of the same implementation (it is nondeterministic): it "
+                    "depends on something other than the implementation's behaviour (a count of its runs, the clock, "
+                    "a process id, a file or other state it keeps), so it cannot be trusted to catch anything.")
+"""The reason of a test that passed on one run of an implementation and failed on another (a flip): every run
+starts `random` from the same seed, so a test of the code alone gets one outcome on every run of it."""
+
+
+def _flipped(ids: list[str], runs: list[Run]) -> set[str]:
+    """The tests that passed on one run of an implementation and failed on another run of the same one."""
+    by_key: dict[tuple[str, str], list[Run]] = {}
+    for run in runs:
+        by_key.setdefault((run.role, run.key), []).append(run)
+    return {test for test in ids for mine in by_key.values()
+            if {(run.outcomes.get(test) or {}).get("outcome") for run in mine} >= {"passed", "failed"}}
+
+
+def _not_run_reason(test: str, own: Run, wheats: list[Run], test_timeout: float) -> str:
+    """Why a test that did not end on the student's own package was run on no other implementation; "" if it
+    ended there (or ran elsewhere all the same)."""
+    kind = str((own.outcomes.get(test) or {}).get("outcome", "missing"))
+    if kind in ENDED or any(test in run.outcomes for run in wheats):
+        return ""
+    if kind == "timeout":
+        return (f"It did not finish within {test_timeout:g} s on your own package (a loop that never ends?), so it "
+                "was run on no other implementation.")
+    if kind == "crash":
+        return ("It ended the test process on your own package (os._exit, sys.exit outside a test, a crash or "
+                "running out of memory), or wrote on the grader's channel a report the grader could not accept, so "
+                "it was run on no other implementation.")
+    return "It did not run on your own package (an earlier test stopped the run), so it was run on no other one."
+
+
 def _untrusted(ids: list[str], runs: list[Run]) -> str:
     """The sentence for the first test (in the student's order, one that flipped on a wheat first) that passed on
     one run of an implementation and failed on another run of the same one; "" if none did. Only passed against failed: a time-out, a crash, a
@@ -257,10 +290,8 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], 
     if not wheats:
         return "It was not run on a correct implementation."
     if "timeout" in kinds:
-        if kinds[0] == "timeout":  # the first run's limit is a setting; a later one's, a test's time: never told
-            return f"It did not finish within {test_timeout:g} s on a correct implementation (a loop that never ends?)."
-        return ("It did not finish within its time limit on a correct implementation, a multiple of its time on the "
-                "first one (a loop that never ends, or a test much slower on some runs?).")
+        return ("It did not finish within its time limit on a correct implementation, a multiple of its time on "
+                "your own package (a loop that never ends, or a test much slower on some runs?).")
     if "crash" in kinds:
         return ("It ended the test process on a correct implementation (os._exit, sys.exit outside a test, a "
                 "crash or running out of memory), or wrote on the grader's channel a report the grader could not "
@@ -269,9 +300,7 @@ def _invalid_reason(test: str, wheats: list[Run], chaffs: dict[str, list[Run]], 
     for run, kind in zip(wheats, kinds):
         by_key.setdefault(run.key, set()).add(kind)
     if any(len(seen & ENDED) > 1 for seen in by_key.values()):
-        return ("Its outcome changed between two runs of the same correct implementation: it depends on something "
-                "other than the implementation's behaviour (a count of its runs, the clock, a process id, a file or "
-                "other state it keeps), so it cannot be trusted to catch anything.")
+        return NONDETERMINISTIC
     if "missing" in kinds:
         file = test.partition("::")[0]
         if any(file in run.collect_errors for run in wheats):

@@ -4,7 +4,7 @@ in_sandbox.py is a plain script inside the sandbox and cannot import these; it r
 write (its docstring gives the protocol). What comes back is checked field by field in runner.py
 (checked_run) into a judge.Run. Everything a command holds is readable by the student's tests (a child
 inherits the zygote's memory), so a command says nothing of which implementation runs: every run after the
-reference's first gets the very same one.
+student's own package's gets the very same one.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class RunCommand:
     select: tuple[str, ...] | None = None
     """The tests to run, in this order (None: every test collected)."""
     deadlines: Mapping[str, float] | None = None
-    """Each test's deadline in seconds, set from the reference's first run (None before it)."""
+    """Each test's deadline in seconds, set from the student's own run (None for that run)."""
     scratch_inodes: int | None = None
     """nr_inodes of each run's own /tmp and /dev/shm (isolation.scratch_inodes; None: the kernel's default)."""
 
@@ -51,10 +51,10 @@ class RunCommand:
         """The same command for these tests only."""
         return replace(self, select=tuple(tests))
 
-    def line(self) -> str:
-        """The command's JSON line. A field not set is left out, so the reference's first run (no deadlines yet)
-        reads as it always has."""
-        message: dict[str, Any] = {"op": "run", "root": self.root, "package": self.package,
+    def line(self, op: str = "run") -> str:
+        """The command's JSON line (op "prepare": the same fields, for the zygote to set pytest's session up before
+        any run). A field not set is left out (the own package's run has no deadlines)."""
+        message: dict[str, Any] = {"op": op, "root": self.root, "package": self.package,
                                    "files": list(self.files), "scratch_bytes": self.scratch_bytes,
                                    "namespaced": self.namespaced, "sweep": self.sweep,
                                    "private_tmp": self.private_tmp, "scratch": self.scratch,

@@ -4,14 +4,15 @@ One sandboxed process per student (grader/part_e/in_sandbox.py), started before 
 imports pytest once and forks a child per implementation. The implementations travel over the sandbox's
 standard input, one at a time, straight to the child that runs them: the reference and the chaffs are
 inside the sandbox only during these runs, and never on its file system. Nothing a run prints is kept.
-Order: the student's own package (for the coverage shown to the student), the reference (each test under the
-ceiling; its times set every later deadline), then, in an order secret to the student (secret_order), each
-chaff twice (CHAFF_RUNS), the reference once more and the second wheat twice (WHEAT_RUNS), all with the same
-command: the tests that ended on the reference. So every implementation runs twice, and no run knows whether
-it is a first or a second. A test is valid when it passed on every wheat run; a chaff is caught when a valid
-test fails on both of its runs; a test that passes on one run of an implementation and fails on another
-zeroes the whole suite (judge.py says why). A chaff's run ends at the first test that passed on every wheat
-run so far and fails on it. Every field a run reports is checked against a Schema.
+Order: the student's own package first (for the coverage shown to the student: every test under the ceiling),
+then, in an order secret to the student (secret_order), every judged run: each wheat (WHEAT_RUNS) and each chaff
+(CHAFF_RUNS) twice, at places no run can tell, all with the same command, built from the own run alone (the
+tests that ended there, each with a deadline from its time there). So no run knows what it runs, whether it
+is a first or a second, or where the reference stands. A test is valid when it passed on every wheat run; a
+chaff is caught when a valid test fails on both of its runs, and a chaff no test failed on its first run gets
+no second; a test that passes on one run of an implementation and fails on another is nondeterministic
+(judge.py says what follows). A chaff's run ends at the first test that passed on every wheat run so far and
+fails on it. Every field a run reports is checked against a Schema.
 """
 
 from __future__ import annotations
@@ -179,6 +180,8 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
                                      spec.level)
     try:
         student_tests.session.launch()
+        # pytest's session is set up from this line while the hidden suites run (no student code runs for it)
+        student_tests.session.prepare(student_tests.ceiling())
     except _Stopped as stop:
         student_tests.problem = str(stop)
     return student_tests
@@ -195,6 +198,16 @@ class StudentTests:
         self.session: _Session | None = None
         self.problem = ""
         """Why the sandbox could not start (for the student), or ""."""
+
+    def ceiling(self) -> RunCommand:
+        """The own package's run command: every test collected, each under the ceiling (call_timeout)."""
+        spec, limits = self.spec, self.config.times
+        return RunCommand(root=spec.inside_root, package=self.package, files=tuple(self.tests),
+                          scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
+                          scratch_inodes=scratch_inodes(spec.limits),
+                          sweep=spec.level != "plain" or spec.uid is not None, private_tmp=spec.level == "bwrap",
+                          scratch=spec.inside_scratch,
+                          test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
 
     def close(self) -> None:
         """Stop the sandbox (its whole process tree), graded or not, and remove what its uid left wherever it could
@@ -226,6 +239,8 @@ class StudentTests:
                         tuple(tests), None, {path: _line_count(text) for path, text in package_sources.items()})
         (_, reference_key, _), (_, wheat_key, _), *chaffs = implementations()
         runs: list[Run] = []
+        settled: set[str] = set()
+        """The chaffs run twice, or once when no test failed on them (their second run would change nothing)."""
         note = ""
         deadlines: dict[str, float] = {}
         try:
@@ -233,12 +248,7 @@ class StudentTests:
             # The student's own package first (for the coverage shown to the student), before any implementation
             # has been in the sandbox: what this run reports (test names, outcomes) reaches the student's report,
             # and a run after the reference could find the reference's traces in the memory it inherits.
-            ceiling = RunCommand(root=spec.inside_root, package=package, files=tuple(tests),
-                                 scratch_bytes=spec.limits.scratch_bytes, namespaced=spec.level in NAMESPACED,
-                                 scratch_inodes=scratch_inodes(spec.limits),
-                                 sweep=spec.level != "plain" or spec.uid is not None,
-                                 private_tmp=spec.level == "bwrap", scratch=spec.inside_scratch,
-                                 test_timeout=limits.call_timeout, import_timeout=limits.call_timeout)
+            ceiling = self.ceiling()
             runs.append(_run(session, dataclasses.replace(ceiling, coverage=True), "own", "own", None, schema))
             # Only the names collected on the student's own package: a name built while collecting on a wheat (a
             # parametrized id) could carry the wheat's source.
@@ -248,51 +258,60 @@ class StudentTests:
                         "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
                 return StudentTestsResult("not_run", note)
             schema = dataclasses.replace(schema, ids=frozenset(collected))
-            # Then the reference, every test under the ceiling: its times set every later deadline. This run can be
-            # told apart (no deadlines yet); it is one more run on which a valid test must pass.
-            runs.append(_run(session, ceiling.with_select(collected), "wheat", reference_key,
-                             compiled(reference_key, folder), schema))
-            first = runs[1]
+            own = runs[0]
+            # Every judged run gets the very same command, built from the student's own run alone (what it holds
+            # is readable by every test, and no run may differ from another by what it runs or where it stands):
+            # the tests that ended on the student's package, those that failed there first (on the chaffs, their
+            # outcomes explain them), each with a deadline from its time there.
             known = set(collected)
-            deadlines = {test: limits.test_deadline(seconds) for test, seconds in first.seconds.items()
+            deadlines = {test: limits.test_deadline(seconds) for test, seconds in own.seconds.items()
                          if test in known}
-            later = dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
-                                        import_timeout=limits.test_deadline(first.import_seconds))
-            # Every later run gets the very same command, built from the reference's run alone: the tests that ended
-            # on it, those that failed first (their outcomes on the chaffs explain them).
-            ended = [test for test in collected if _outcome(first, test) in ENDED]
-            select = [test for test in ended if _outcome(first, test) != "passed"] + \
-                     [test for test in ended if _outcome(first, test) == "passed"]
-            group = later.with_select(select)
+            ended = [test for test in collected if _outcome(own, test) in ENDED]
+            select = [test for test in ended if _outcome(own, test) != "passed"] + \
+                     [test for test in ended if _outcome(own, test) == "passed"]
+            group = dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
+                                        import_timeout=limits.test_deadline(own.import_seconds)).with_select(select)
             candidates = [test for test in select if test not in given]
             for role, key in secret_order(test_sources, package_sources) if candidates else ():
                 wheats = [run for run in runs if run.role == "wheat"]
-                steady = [test for test in candidates if len({_outcome(run, test) for run in wheats}) == 1
-                          and _outcome(wheats[0], test) in ("passed", "failed")]
+                steady = [test for test in candidates
+                          if len({_outcome(run, test) for run in wheats}) <= 1
+                          and all(_outcome(run, test) in ("passed", "failed") for run in wheats)]
                 if not steady:
                     break  # no test can be valid or explained any more: the runs left would change nothing
                 if role == "wheat":
                     runs.append(_run(session, group, role, key, compiled(key, folder), schema))
-                else:  # a chaff's run ends at the first test that passed on every correct run so far and fails on it
-                    stop_on = [test for test in steady if _outcome(wheats[0], test) == "passed"]
-                    runs.append(_run(session, group, role, key, compiled(key, folder), schema, stop_on=stop_on))
+                    continue
+                earlier = [run for run in runs if run.key == key]
+                if earlier and not any(_outcome(run, test) == "failed" for run in earlier for test in candidates):
+                    # No test failed on its first run: it cannot be caught, and no second run is made. (Any test,
+                    # an invalid one too: a second run is also where a test whose outcome varies shows it.)
+                    settled.add(key)
+                    continue
+                # A chaff's run ends at the first test that passed on every correct run so far and fails on it (once
+                # a correct run has been seen).
+                catching = [test for test in steady if all(_outcome(run, test) == "passed" for run in wheats)]
+                runs.append(_run(session, group, role, key, compiled(key, folder), schema,
+                                 stop_on=catching if wheats else []))
+                if len(earlier) + 1 >= CHAFF_RUNS:
+                    settled.add(key)
         except GraderFault as fault:
             return StudentTestsResult("not_run", str(fault))
         except _Stopped as stop:
             if not {reference_key, wheat_key} <= {run.key for run in runs}:
                 return StudentTestsResult("not_run", str(stop))
-            twice = sum(sum(run.key == key for run in runs) >= CHAFF_RUNS for _, key, _ in chaffs)
-            note = f"{stop} The buggy versions not run twice by then count as missed." if twice < len(chaffs) else ""
+            note = f"{stop} The buggy versions not run twice by then count as missed." \
+                if len(settled) < len(chaffs) else ""
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
                        points=config.points.get("student_tests", 0.0), test_timeout=limits.call_timeout,
                        deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
 
 
-WHEAT_RUNS = {"reference": 1, "wheat": 2}
-"""How many times each wheat runs among the chaffs: with the reference's first run (which sets the deadlines),
-each correct implementation runs twice. A run on a wheat runs every test (a chaff's run ends at its first
-catch), so each one more costs as much as the student's whole suite."""
+WHEAT_RUNS = {"reference": 2, "wheat": 2}
+"""How many times each wheat runs among the chaffs: twice, as every implementation does. A run on a wheat runs
+every test (a chaff's run ends at its first catch), so each one more costs as much as the student's whole
+suite."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -305,8 +324,9 @@ def _hidden_digest() -> bytes:
 
 
 def secret_order(test_sources: dict[str, str], package_sources: dict[str, str]) -> list[tuple[str, str]]:
-    """The runs after the reference's first, in an order secret to the student and the same for the same
-    submission: each wheat (WHEAT_RUNS times) and each chaff (CHAFF_RUNS times) at random places.
+    """The judged runs (every run after the student's own package), in an order secret to the student and the
+    same for the same submission: each wheat (WHEAT_RUNS times) and each chaff (CHAFF_RUNS times) at random
+    places, the reference's runs among them like any other.
 
     Seeded from the hidden digest and the submission's own files: a student can neither compute it nor change it
     without changing the submission, and the same submission always gets the same order (the same grade)."""
@@ -478,6 +498,10 @@ class _Session:
                                             start_new_session=True, preexec_fn=lambda: apply_limits(limits))
         except OSError as error:
             raise _Stopped(f"The sandbox for your tests could not start ({error}).") from None
+
+    def prepare(self, command: RunCommand) -> None:
+        """Ask the zygote to set pytest's session up for these tests now (it reads this line once booted)."""
+        self._write(command.line("prepare"))
 
     def wait_boot(self) -> None:
         """Wait until the sandbox has imported pytest and says so."""
