@@ -440,3 +440,16 @@ def test_a_graded_clone_becomes_a_classroom50_result_end_to_end(tmp_path, export
     assert [test["category"] for test in data["tests"] if not test["passed"]] == ["student_tests"]
     assert data["submission"] == "submit/2026-10-03T18-22-41Z-" + sha[:7]
     assert data["review"].endswith(f"/{CLASSROOM}-{ASSIGNMENT}-{OWNER}/compare/{baseline}...{sha}")
+
+
+def test_the_template_names_only_files_it_holds_and_tells_the_student_to_push(exported):
+    """Issue 28 item 8: the package's modules name the handout by the file the template holds (README.md, not the
+    starter's ASSIGNMENT.md), and the handout says that only what is committed and pushed is graded"""
+    template = exported / "template"
+    for module in (template / "starter").glob("*.py"):
+        for name in set(re.findall(r"\b[A-Z][A-Za-z_]*\.md\b", module.read_text())):
+            if not module.name.startswith("test_"):  # Part E knows the skeleton test file by its very text
+                assert (template / name).exists(), f"{module.name} names {name}"
+    readme = (template / "README.md").read_text()
+    closing = readme[readme.index("## Where your results appear"):]
+    assert "commit" in closing and "git push" in closing
