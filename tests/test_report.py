@@ -856,3 +856,14 @@ def test_a_valid_suite_still_shows_each_test_and_the_chaffs_it_caught():
     student = report.render_student_report(dataclasses.replace(EXAMPLES["perfect_score"], student_tests=part_e))
     assert ">Counts?<" in student and "Caught: a Joker that loses to a King" in student
     assert "1.75 / (1.75 + the buggy versions missed in all four scenarios)" in student
+
+
+def test_a_long_student_name_breaks_after_its_underscores_not_mid_word():
+    """Issue 28 item 9: the class table's student cell offers a break after each _ (a <wbr>), and its style no
+    longer breaks anywhere (at 1280 px names broke mid-word); the name reads whole, escaped"""
+    name = "clock_partition_per_test__honest<b>"
+    html = report.render_class_overview([dataclasses.replace(EXAMPLES["perfect_score"], student=name)],
+                                        view="student")
+    assert "clock_<wbr>partition_<wbr>per_<wbr>test__<wbr>honest&lt;b&gt;" in html
+    style = (Path(report.__file__).parent / "templates" / "_style.css").read_text()
+    assert re.search(r"\.class-table \.student \{[^}]*overflow-wrap: break-word", style)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import jinja2
+import markupsafe
 
 from ..late import Lateness
 from ..part_e.judge import CREDIT_RULE
@@ -352,7 +354,13 @@ def _environment() -> jinja2.Environment:
     environment.filters["points"] = _points
     environment.filters["percent"] = lambda value: f"{value:.0f}%"
     environment.filters["plural"] = plural
+    environment.filters["breakable"] = breakable
     return environment
+
+
+def breakable(name: str) -> markupsafe.Markup:
+    """A student's name, escaped, that a narrow column breaks after its _, - and . rather than mid-word."""
+    return markupsafe.Markup(re.sub(r"([_.-]+)", r"\1<wbr>", str(markupsafe.escape(name))))
 
 
 def plural(count: int, noun: str) -> str:
