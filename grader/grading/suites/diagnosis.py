@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from grader.grading import variants
 from grader.grading.checks import show
-from grader.grading.harness import RoundOutcome, Student
+from grader.grading.harness import RECORDER, RoundOutcome, Student
 from grader.sandbox.channel import StudentProblem, StudentRaised
 
 FACE_DOWN_TEST = "test_forced_war.py::test_each_player_pushes_its_tied_card_then_3_down_and_1_up"
@@ -20,6 +20,18 @@ SAME_PILES_TEST = "test_forced_war.py::test_a_tie_again_repeats_the_war_with_the
 WAR_VARIANT_TESTS = {"face_down": FACE_DOWN_TEST, "from_back": FACE_DOWN_TEST, "new_piles": SAME_PILES_TEST}
 """The Forced-war test that charges each war variant an exhaustion failure or a whole game's failure may follow
 from."""
+
+
+def seen_in_forced_war(key: str) -> str | None:
+    """The Forced-war test that charges the war variant `key` when that test failed and the same variant reproduced
+    its failure exactly (the student's resolve_war was seen playing it there); None otherwise, and for a variant
+    that no Forced-war test charges."""
+    test = WAR_VARIANT_TESTS.get(key.split("=")[0])
+    entry = next((entry for test_id, entry in RECORDER.tests.items()
+                  if test and test_id.rsplit("/", 1)[-1] == test), None)
+    if entry and entry.get("outcome") == "failed" and key in (entry.get("plays") or []):
+        return test
+    return None
 
 
 def diagnose(failure: Exception, got: RoundOutcome | None, candidates: list[tuple[variants.Variant, RoundOutcome]],

@@ -7,8 +7,8 @@ from typing import Any
 
 from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, show
-from grader.grading.harness import RECORDER, Student
-from grader.grading.suites.diagnosis import WAR_VARIANT_TESTS
+from grader.grading.harness import Student
+from grader.grading.suites.diagnosis import seen_in_forced_war
 from grader.grading.suites.divergence import divergence, explain_round, first_game, same_replay
 from grader.grading.suites.repairs import (GAME_UNITS, REPLAY_UNITS, UNIT_CATEGORIES, explain, repair, repairable,
                                            stubbed)
@@ -160,11 +160,9 @@ def _charged_war_variants() -> list[tuple[str, str, variants.Variant]]:
     (its failure reproduced exactly by the variant): (key, that test, the variant)."""
     found = []
     for variant in variants.war_variants(None):
-        test = WAR_VARIANT_TESTS.get(variant.key.split("=")[0])
-        entry = next((entry for test_id, entry in RECORDER.tests.items()
-                      if test and test_id.rsplit("/", 1)[-1] == test), None)
-        if entry and entry.get("outcome") == "failed" and variant.key in (entry.get("plays") or []):
-            found.append((variant.key, str(test), variant))
+        test = seen_in_forced_war(variant.key)
+        if test:
+            found.append((variant.key, test, variant))
     return found
 
 

@@ -9,7 +9,7 @@ from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, expect_cards, expect_value
 from grader.grading.harness import RoundOutcome, Student
 from grader.grading.suites.diagnosis import (WAR_VARIANT_TESTS, any_order, card_counts, diagnose, exactly,
-                                             round_candidates, war_candidates)
+                                             round_candidates, seen_in_forced_war, war_candidates)
 from grader.grading.suites.repairs import explain, with_structures
 
 T = TypeVar("T")
@@ -120,7 +120,11 @@ def check_war_outcome(student: Student, p1: list[str], p2: list[str], c1: str, c
     except Mismatch as failure:
         if getattr(failure, "explained_by", None) or not seen:
             raise
-        diagnose(failure, seen[0], war_candidates(p1, p2, c1, c2, rules), any_order)
+        # A Forced-war rule is named here only where its Forced-war test saw the student's resolve_war play it: an
+        # availability check off by one looks like another number of face-down cards on a short hand alone.
+        candidates = [(variant, outcome) for variant, outcome in war_candidates(p1, p2, c1, c2, rules)
+                      if variant.key.split("=")[0] not in WAR_VARIANT_TESTS or seen_in_forced_war(variant.key)]
+        diagnose(failure, seen[0], candidates, any_order)
         causes = [{"test": WAR_VARIANT_TESTS[key.split("=")[0]], "plays": key} for key in getattr(failure, "plays", [])
                   if key.split("=")[0] in WAR_VARIANT_TESTS]
         raise explain(failure, *causes) from None

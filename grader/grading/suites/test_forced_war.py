@@ -4,8 +4,9 @@ opponent's, each popped top first; a tie again repeats on the same piles (ASSIGN
 resolve_war; Rules(face_down=...) and Rules(collect=...)).
 
 Every war here is decided by ordinary ranks (no Joker, no Ace against a higher rank, no 10 against a lower
-number), and every player holds enough cards for every cycle: rank order and the availability check are
-charged in their own categories."""
+number), and every player holds at least one card more than every cycle needs, so an availability check off by
+one never decides a war here: rank order and the availability check are charged in their own categories (a
+program short with exactly face_down + 1 cards is Exhaustion's, never told it plays another number face down)."""
 
 from __future__ import annotations
 
@@ -44,28 +45,30 @@ def test_p2_wins_a_war_and_collects_its_own_pile_first(student):
 @pytest.mark.rule(OWN_PILE_FIRST)
 def test_piles_come_off_top_first(student):
     """resolve_war: each pile is popped from the top: face-up card first, the tied card last"""
-    got = check_war(student, ["1", "2", "3", "Q"], ["4", "5", "6", "7"], "10", "10", "after P1's Q wins")
-    expect(got.p1[:1] == ["Q"], "the first card collected should be P1's face-up Q (the top of P1's pile)")
+    got = check_war(student, ["1", "2", "3", "Q", "8"], ["4", "5", "6", "7", "9"], "10", "10", "after P1's Q wins")
+    expect(got.p1[1:2] == ["Q"], "the first card collected should be P1's face-up Q (the top of P1's pile), "
+           "right after the 8 P1 still held")
 
 
 @pytest.mark.weight(2)
 @pytest.mark.rule(FACE_DOWN)
 def test_each_player_pushes_its_tied_card_then_3_down_and_1_up(student):
     """resolve_war: two Stack war piles, one per player: tied card, then its 3 down and 1 up cards"""
-    lines = reproduction.war_call(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", result="P1")
+    p1, p2 = ["2", "3", "4", "K", "9"], ["5", "6", "7", "8", "10"]
+    lines = reproduction.war_call(p1, p2, "J", "J", result="P1")
 
     seen = []
 
     def check(trusted: bool) -> None:
-        got = student.resolve_war(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", trusted=trusted)
+        got = student.resolve_war(p1, p2, "J", "J", trusted=trusted)
         if not trusted:
             seen.append(got)
         piles = [pile for pile in (got.stacks or []) if pile]
         try:
             expect(len(piles) >= 2, f"resolve_war should push the cards onto your Stack war piles, one per player, "
                    f"but {len(piles)} Stack{'s' if len(piles) != 1 else ''} received cards")
-            expect_cards(piles[0][:5], ["J", "2", "3", "4", "K"], "the cards pushed onto P1's war pile")
-            expect_cards(piles[1][:5], ["J", "5", "6", "7", "8"], "the cards pushed onto P2's war pile")
+            expect_cards(piles[0], ["J", "2", "3", "4", "K"], "the cards pushed onto P1's war pile")
+            expect_cards(piles[1], ["J", "5", "6", "7", "8"], "the cards pushed onto P2's war pile")
         except Mismatch as failure:
             failure.reproduction = lines
             raise
@@ -74,8 +77,7 @@ def test_each_player_pushes_its_tied_card_then_3_down_and_1_up(student):
     except Mismatch as failure:
         if getattr(failure, "explained_by", None) or not seen:
             raise
-        raise diagnose(failure, seen[0], war_candidates(["2", "3", "4", "K"], ["5", "6", "7", "8"], "J", "J", None),
-                       exactly) from None
+        raise diagnose(failure, seen[0], war_candidates(p1, p2, "J", "J", None), exactly) from None
 
 
 @pytest.mark.weight(2)
@@ -113,5 +115,5 @@ def test_two_face_down_cards(student):
 @pytest.mark.rule(FACE_DOWN)
 def test_two_face_down_cards_with_a_repeat(student):
     """resolve_war with Rules(face_down=2): a tie repeats with 2 more down and 1 up"""
-    check_war(student, ["2", "3", "9", "1", "1", "2"], ["5", "6", "9", "2", "2", "Q"], "4", "4",
+    check_war(student, ["2", "3", "9", "1", "1", "2", "4"], ["5", "6", "9", "2", "2", "Q", "3"], "4", "4",
               "with face_down=2 after a repeated war won by P2's Q", rules={"face_down": 2})
