@@ -80,8 +80,8 @@ def test_a_war_chain_counts_each_face_up_tie():
 
 
 def test_card_value_answers_name_only_the_order_they_are():
-    """card_value's answers name the Ace high, the Joker ranked as text or no Joker only when they are exactly
-    that order; the handout's own values, and a Joker below the King, name nothing"""
+    """card_value's answers name the Ace high, the Joker ranked as text or read as a Jack, or no Joker only when
+    they are exactly that order; the handout's own values, and a Joker below the King, name nothing"""
     cards = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "Jo"]
 
     def answers(values):
@@ -92,6 +92,8 @@ def test_card_value_answers_name_only_the_order_they_are():
     assert variants.value_variants(cards, answers([14, *range(2, 14), 15])) == [variants.ACE_HIGH]
     assert variants.value_variants(cards, answers([*range(1, 12), 13, 14, 12])) == [variants.JOKER_AS_TEXT]
     assert variants.value_variants(cards, answers([*range(1, 14), None])) == [variants.NO_JOKERS]
+    assert variants.value_variants(cards, answers([*range(1, 14), 11])) == [variants.JOKER_AS_JACK]
+    assert variants.value_variants(cards, answers([14, *range(2, 14), 11])) == []  # the Ace high as well: two bugs
     assert variants.value_variants(cards, answers([*range(1, 13), 14, 13])) == []  # a Joker below the King
     assert variants.value_variants(cards, answers([1, *range(3, 11), 2, *range(11, 15)])) == [variants.TEN_AS_TEXT]
     assert variants.value_variants(cards[:-1], answers([14, *range(2, 14)])) == [variants.ACE_HIGH]
@@ -116,3 +118,11 @@ def test_a_pile_taken_from_the_bottom_and_p1_winning_when_both_are_short():
     both = variants.war(["2", "3"], ["5"], "7", "7", both_short="P1")
     assert (both.result, both.p1, both.p2) == ("P1", ["2", "3", "7", "7", "5"], [])
     assert expected.resolve_war(["2", "3"], ["5"], "7", "7").result == "draw"
+
+
+def test_a_joker_read_as_a_jack_ties_the_jack_and_loses_to_the_queen():
+    """joker_as_jack: Jo against J is a war, Jo against Q is lost, Jo against 10 is won, as "Jo"[0] == "J" gives"""
+    assert variants.round_outcome(["Jo", "3"], ["J", "4"], joker_as_jack=True).result == ("war", "Jo", "J")
+    lost = variants.round_outcome(["Jo", "3"], ["Q", "4"], joker_as_jack=True)
+    assert (lost.result, lost.p1, lost.p2) == ("P2", ["3"], ["4", "Q", "Jo"])
+    assert variants.round_outcome(["10"], ["Jo"], joker_as_jack=True).result == "P2"

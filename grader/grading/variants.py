@@ -18,11 +18,15 @@ from .harness import RoundOutcome
 _VALUES = {card: card_value(card) for card in (*RANKS, JOKER)}
 
 
-def _value(card: str, *, ace_high: bool = False, joker_as_text: bool = False, ten_as_text: bool = False) -> float:
-    """A card's strength under the variant: the Joker ranked as text (between J and Q), "10" as text (between "1"
-    and "2") or the Ace above the King; the handout's value otherwise (0 for what is not a card)."""
+def _value(card: str, *, ace_high: bool = False, joker_as_text: bool = False, ten_as_text: bool = False,
+           joker_as_jack: bool = False) -> float:
+    """A card's strength under the variant: the Joker ranked as text (between J and Q) or read as a Jack (its
+    first letter: equal to J), "10" as text (between "1" and "2") or the Ace above the King; the handout's value
+    otherwise (0 for what is not a card)."""
     if joker_as_text and card == JOKER:
         return 11.5
+    if joker_as_jack and card == JOKER:
+        return _VALUES["J"]
     if ten_as_text and card == "10":
         return 1.5
     return 13.5 if ace_high and card == "1" else _VALUES.get(card, 0)
@@ -168,15 +172,15 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
 
 
 def round_outcome(p1: list[str], p2: list[str], *, ace_high: bool = False, loser_first: bool = False,
-                  joker_as_text: bool = False, ten_as_text: bool = False) -> RoundOutcome:
+                  joker_as_text: bool = False, ten_as_text: bool = False, joker_as_jack: bool = False) -> RoundOutcome:
     """play_round as the handout plays it, but with the Ace above the King (below the Joker), the winner
-    enqueuing the loser's card before its own, or the Joker ranked as text (between J and Q)."""
+    enqueuing the loser's card before its own, or the Joker ranked as text (between J and Q) or read as a Jack."""
     q1, q2 = list(p1), list(p2)
     if not q1 or not q2:
         return RoundOutcome("draw" if not q1 and not q2 else "P2" if not q1 else "P1", q1, q2)
     c1, c2 = q1.pop(0), q2.pop(0)
-    v1, v2 = (_value(card, ace_high=ace_high, joker_as_text=joker_as_text, ten_as_text=ten_as_text)
-              for card in (c1, c2))
+    v1, v2 = (_value(card, ace_high=ace_high, joker_as_text=joker_as_text, ten_as_text=ten_as_text,
+                     joker_as_jack=joker_as_jack) for card in (c1, c2))
     if v1 == v2:
         return RoundOutcome(("war", c1, c2), q1, q2)
     winner, name, first, second = (q1, "P1", c1, c2) if v1 > v2 else (q2, "P2", c2, c1)
@@ -192,6 +196,11 @@ JOKER_AS_TEXT = Variant("joker_as_text", {"joker_as_text": True},
                         "Your code orders the Joker as text: \"Jo\" sorts between J and Q, so it loses to Q and K; "
                         "the handout says the Joker beats every rank.")
 """The Joker ranked where its name sorts (the chaff jokers_compared_as_text)."""
+
+JOKER_AS_JACK = Variant("joker_as_jack", {"joker_as_jack": True},
+                        "Your code reads the Joker as a Jack: \"Jo\" is worth what \"J\" is, so it ties J (a war) "
+                        "and loses to Q and K; the handout says the Joker beats every rank.")
+"""The Joker valued as the Jack, as code that looks a card up by its first letter does."""
 
 TEN_AS_TEXT = Variant("ten_as_text", {"ten_as_text": True},
                       "Your code orders the number ranks as text, so \"10\" sorts between \"1\" and \"2\" and "
@@ -211,7 +220,8 @@ def value_order(*, ace_high: bool = False, joker_as_text: bool = False, ten_as_t
 
 def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Variant]:
     """The variants whose card order card_value's answers are (whole numbers ordering the cards exactly as the
-    variant does, or, for no Jokers, every rank a whole number and "Jo" raising)."""
+    variant does; for no Jokers, every rank a whole number and "Jo" raising; for the Joker read as a Jack, "Jo"
+    worth exactly what "J" is and the ranks in the handout's order)."""
     values = [answer.get("value") if type(answer) is dict else None for answer in answers]
     raised = [type(answer) is dict and "raised" in answer for answer in answers]
     if "Jo" in cards and len(cards) == len(answers):
@@ -219,6 +229,12 @@ def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Vari
         if raised[at] and all(type(value) is int for index, value in enumerate(values) if index != at) and \
                 len({values[i] for i in range(len(cards)) if i != at}) == len(cards) - 1:
             return [NO_JOKERS]
+    if "Jo" in cards and "J" in cards and len(values) == len(cards) and all(type(value) is int for value in values):
+        at, jack = cards.index("Jo"), cards.index("J")
+        rest = [(value, card) for index, (value, card) in enumerate(zip(values, cards)) if index != at]
+        if values[at] == values[jack] and len({value for value, _ in rest}) == len(rest) and \
+                [card for _, card in sorted(rest)] == [card for card in value_order() if card in cards and card != "Jo"]:
+            return [JOKER_AS_JACK]
     if len(values) != len(cards) or not all(type(value) is int for value in values) or len(set(values)) != len(values):
         return []
     order = [card for _, card in sorted(zip(values, cards))]
@@ -232,6 +248,7 @@ ROUND_VARIANTS = (
                                                        "back of its queue before its own; the handout says its own "
                                                        "card first."),
     JOKER_AS_TEXT,
+    JOKER_AS_JACK,
     TEN_AS_TEXT,
 )
 """The variants of a single round."""

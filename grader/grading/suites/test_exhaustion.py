@@ -3,7 +3,9 @@ other takes both piles and every card left in the short player's queue; both sho
 going back to its owner (ASSIGNMENT.md, resolve_war step 2).
 
 Each test checks who wins, that every card reaches the winner and that the short player is left with none
-(the game ends): the order the cards are collected in is a rule of Forced war, charged there."""
+(the game ends): the order the cards are collected in is a rule of Forced war, charged there. A short player
+holds high cards, so a war fought with the cards it has would be won by it: the tests tell "the short player
+loses at once" from "the short player fights with what it has"."""
 
 from __future__ import annotations
 
@@ -22,15 +24,15 @@ BOTH_SHORT = "Both players short at a war cycle: the war is a draw and each play
 @pytest.mark.weight(2)
 @pytest.mark.rule(SHORT_LOSES)
 def test_p1_short_at_the_first_cycle_loses(student):
-    """resolve_war: P1 with 3 cards cannot go to war; P2 wins and takes everything"""
-    check_war_outcome(student, ["2", "3", "4"], ["5", "6", "7", "8", "9"], "J", "J", "when P1 has only 3 cards")
+    """resolve_war: P1 with 3 cards (Q, K, K) cannot go to war; P2 wins and takes everything"""
+    check_war_outcome(student, ["Q", "K", "K"], ["5", "6", "7", "8", "9"], "J", "J", "when P1 has only 3 cards")
 
 
 @pytest.mark.weight(2)
 @pytest.mark.rule(SHORT_LOSES)
 def test_p2_short_at_the_first_cycle_loses(student):
-    """resolve_war: P2 with 2 cards cannot go to war; P1 wins and takes everything"""
-    check_war_outcome(student, ["5", "6", "7", "8", "9"], ["2", "3"], "Q", "Q", "when P2 has only 2 cards")
+    """resolve_war: P2 with 2 cards (K, K) cannot go to war; P1 wins and takes everything"""
+    check_war_outcome(student, ["5", "6", "7", "8", "9"], ["K", "K"], "Q", "Q", "when P2 has only 2 cards")
 
 
 @pytest.mark.rule(SHORT_LOSES)
@@ -49,8 +51,8 @@ def test_a_player_with_exactly_4_cards_fights(student):
 @pytest.mark.weight(2)
 @pytest.mark.rule(SHORT_LOSES)
 def test_short_after_a_repeat(student):
-    """resolve_war: a player who runs short at the second cycle loses; the other takes both piles"""
-    check_war_outcome(student, ["2", "3", "4", "9", "1"], ["5", "6", "7", "9", "2", "3", "4", "5", "6"], "8", "8",
+    """resolve_war: a player who runs short at the second cycle (holding only a K) loses; the other takes both piles"""
+    check_war_outcome(student, ["2", "3", "4", "9", "K"], ["5", "6", "7", "9", "2", "3", "4", "5", "6"], "8", "8",
                       "when P1 runs short after a tie")
 
 
@@ -70,6 +72,6 @@ def test_both_short_after_a_repeat_is_a_draw(student):
 
 @pytest.mark.rule(SHORT_LOSES)
 def test_short_with_two_face_down_cards(student):
-    """resolve_war with Rules(face_down=2): a player needs 3 cards, and 2 are not enough"""
-    check_war_outcome(student, ["2", "3"], ["5", "6", "7", "8"], "6", "6", "with face_down=2 when P1 has 2 cards",
+    """resolve_war with Rules(face_down=2): a player needs 3 cards, and 2 (K, Q) are not enough"""
+    check_war_outcome(student, ["K", "Q"], ["5", "6", "7", "8"], "6", "6", "with face_down=2 when P1 has 2 cards",
                       rules={"face_down": 2})

@@ -12,7 +12,7 @@ from grader.grading.checks import Mismatch, expect, expect_cards, expect_value
 from grader.grading.harness import RoundOutcome
 from grader.grading.suites.diagnosis import any_order, diagnose, name_jokerless, name_values
 from grader.grading.suites.repairs import with_structures
-from grader.sandbox.channel import StudentRaised
+from grader.sandbox.channel import StudentProblem, StudentRaised
 from reference import JOKER, RANKS
 
 pytestmark = pytest.mark.category("joker_dominance")
@@ -69,8 +69,21 @@ def _joker_round(student, p1: list[str], p2: list[str], label: str) -> None:
     except Mismatch as failure:
         if getattr(failure, "explained_by", None) or not seen:
             raise
-        candidates = [(variants.JOKER_AS_TEXT, variants.round_outcome(p1, p2, joker_as_text=True))]
-        raise diagnose(failure, seen[0], candidates, any_order) from None
+        raise diagnose(failure, seen[0], _joker_candidates(student, p1, p2), any_order) from None
+
+
+def _joker_candidates(student, p1: list[str], p2: list[str]) -> list[tuple[variants.Variant, RoundOutcome]]:
+    """The Joker's variants with their answers on this round; the one card_value's own answers are first, since a
+    Joker that loses to Q and K is ordered as text or read as a Jack alike, and only the tie with J tells them
+    apart."""
+    order = [variants.JOKER_AS_TEXT, variants.JOKER_AS_JACK]
+    cards = [*RANKS, JOKER]
+    try:
+        named = variants.value_variants(cards, student.card_values(cards))
+    except StudentProblem:
+        named = []
+    order.sort(key=lambda variant: variant not in named)
+    return [(variant, variants.round_outcome(p1, p2, **variant.options)) for variant in order]
 
 
 @pytest.mark.weight(2)
