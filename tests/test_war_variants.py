@@ -126,3 +126,14 @@ def test_a_joker_read_as_a_jack_ties_the_jack_and_loses_to_the_queen():
     lost = variants.round_outcome(["Jo", "3"], ["Q", "4"], joker_as_jack=True)
     assert (lost.result, lost.p1, lost.p2) == ("P2", ["3"], ["4", "Q", "Jo"])
     assert variants.round_outcome(["10"], ["Jo"], joker_as_jack=True).result == "P2"
+
+
+def test_an_availability_check_off_by_one_and_a_short_player_who_fights():
+    """needs_more: a player with exactly 4 cards is short and loses; short_fights: a short player fights with what
+    it has (its last card face up), so a short hand of high cards wins, and a player with no card still loses"""
+    four = variants.war(["2", "3", "4", "K"], ["5", "6", "7", "8", "1"], "9", "9", needs_more=True)
+    assert (four.result, four.p1, four.p2) == ("P2", [], ["5", "6", "7", "8", "1", "9", "9", "2", "3", "4", "K"])
+    assert expected.resolve_war(["2", "3", "4", "K"], ["5", "6", "7", "8", "1"], "9", "9").result == "P1"
+    fights = variants.war(["Q", "K", "K"], ["5", "6", "7", "8", "9"], "J", "J", short_fights=True)
+    assert (fights.result, fights.p1, fights.p2) == ("P1", ["K", "K", "Q", "J", "8", "7", "6", "5", "J"], ["9"])
+    assert variants.war([], ["5", "6", "7", "8"], "3", "3", short_fights=True).result == "P2"

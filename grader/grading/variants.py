@@ -49,7 +49,8 @@ def war(p1: list[str], p2: list[str], c1: str, c2: str, **options: Any) -> Round
 def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int = 3, collect: str = "winner_first",
               new_piles: bool = False, from_back: bool = False, short_takes: str = "all",
               shuffle_from: str = "winner_first", bottom_first: bool = False,
-              both_short: str = "draw") -> tuple[RoundOutcome, int]:
+              both_short: str = "draw", needs_more: bool = False,
+              short_fights: bool = False) -> tuple[RoundOutcome, int]:
     """resolve_war as the handout plays it, but with face_down cards down; collect "winner_first",
     "loser_first", "played" or "shuffled" (the pick-up shuffled by random.shuffle, seeded as the worker seeds
     every call: what `random.shuffle(pot)` gives in a student's resolve_war; shuffle_from: the order it starts
@@ -58,8 +59,10 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
     war a player is short for takes: "all" (both piles and the short player's queue, the handout), "piles"
     (the short player keeps its queue), "queue" (the piles go to nobody), "nothing" (no card moves: the piles
     go to nobody and the short player keeps its queue); bottom_first: each pile taken from its bottom (the tied
-    card first); both_short: "draw" (the handout) or "P1" (P1 takes both piles and P2's queue). Also the war's
-    chain: 1, plus 1 for every face-up tie."""
+    card first); both_short: "draw" (the handout) or "P1" (P1 takes both piles and P2's queue); needs_more: a
+    player is short with exactly face_down + 1 cards (the availability check off by one); short_fights: a short
+    player who still holds a card fights with what it has (all but its last card down, its last card up), and
+    only a player with no card left loses. Also the war's chain: 1, plus 1 for every face-up tie."""
     q1, q2 = list(p1), list(p2)
     pile1, pile2 = [c1], [c2]
     played = [c1, c2]
@@ -79,8 +82,9 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
         own.clear()
         other.clear()
 
+    needed = face_down + 2 if needs_more else 1 if short_fights else face_down + 1
     while True:
-        short1, short2 = len(q1) < face_down + 1, len(q2) < face_down + 1
+        short1, short2 = len(q1) < needed, len(q2) < needed
         if short1 and short2 and both_short == "P1":
             gather(q1, pile1, pile2)
             q1.extend(q2)
@@ -98,7 +102,12 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
                 winner.extend(loser)
                 loser.clear()
             return RoundOutcome(name, q1, q2), chain
-        if from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
+        if short_fights and (len(q1) < face_down + 1 or len(q2) < face_down + 1):
+            for queue, pile in ((q1, pile1), (q2, pile2)):
+                for _ in range(min(face_down, len(queue) - 1) + 1):
+                    pile.append(queue.pop(0))
+                    played.append(pile[-1])
+        elif from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
             down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
             del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
             for card1, card2 in zip(down1, down2):
@@ -164,6 +173,12 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     found.append(Variant("short_pot_lost", dict(base, short_takes="queue"),
                          "Your resolve_war gives the war piles to nobody when a player is too short for a war; the "
                          "handout says the winner takes both piles and the short player's cards."))
+    found.append(Variant("short_with_enough", dict(base, needs_more=True),
+                         f"Your resolve_war treats a player with exactly {said + 1} cards as too short for a war; the "
+                         f"handout says {said + 1} cards ({said} down, 1 up) are enough to fight it."))
+    found.append(Variant("short_fights", dict(base, short_fights=True),
+                         "Your resolve_war lets a player too short for a war fight it with the cards it has; the "
+                         "handout says that player loses the war, and the other takes both piles and its cards."))
     found.append(Variant("short_nothing_moves", dict(base, short_takes="nothing"),
                          "Your resolve_war moves no card when a player is too short for a war (the piles go to "
                          "nobody, the short player keeps its queue); the handout says the winner takes both piles "
@@ -233,7 +248,8 @@ def value_variants(cards: list[str], answers: list[dict[str, Any]]) -> list[Vari
         at, jack = cards.index("Jo"), cards.index("J")
         rest = [(value, card) for index, (value, card) in enumerate(zip(values, cards)) if index != at]
         if values[at] == values[jack] and len({value for value, _ in rest}) == len(rest) and \
-                [card for _, card in sorted(rest)] == [card for card in value_order() if card in cards and card != "Jo"]:
+                [card for _, card in sorted(rest)] == [card for card in value_order() if card in cards
+                                                       and card != "Jo"]:
             return [JOKER_AS_JACK]
     if len(values) != len(cards) or not all(type(value) is int for value in values) or len(set(values)) != len(values):
         return []
