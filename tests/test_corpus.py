@@ -235,6 +235,14 @@ DIAGNOSES = {
     "pot_lost_when_short": ("exhaustion", "Your resolve_war gives the war piles to nobody when a player is too "
                                           "short for a war; the handout says the winner takes both piles and the "
                                           "short player's cards."),
+    "joker_read_as_jack": ("joker_dominance", "Your code reads the Joker as a Jack: \"Jo\" is worth what \"J\" is, "
+                                              "so it ties J (a war) and loses to Q and K; the handout says the Joker "
+                                              "beats every rank."),
+    "short_with_four_cards": ("exhaustion", "Your resolve_war treats a player with exactly 4 cards as too short for a "
+                                            "war; the handout says 4 cards (3 down, 1 up) are enough to fight it."),
+    "short_fights_with_what_it_has": ("exhaustion", "Your resolve_war lets a player too short for a war fight it "
+                                                    "with the cards it has; the handout says that player loses the "
+                                                    "war, and the other takes both piles and its cards."),
 }
 
 
@@ -252,6 +260,17 @@ def test_the_rule_a_war_variant_plays_is_named_above_its_failures(graded, name):
     assert f'<p class="diagnosis">{escape(sentence)}</p>' in render_student_report(result, view="student")
     for unnamed in ("joker_below_king", "perfect", "collects_opponent_first", "war_chain_not_tracked"):
         assert all(c.diagnosis == "" for c in read_results(graded / unnamed / "results.json").categories), unnamed
+
+
+def test_a_program_is_told_only_what_it_plays(graded):
+    """A Joker read as a Jack is never told it orders the Joker as text, in any test; an availability check off by
+    one (short with 4 cards) is charged in Exhaustion alone and never told it plays another number face down"""
+    jack = read_results(graded / "joker_read_as_jack" / "results.json")
+    assert [test.id for test in jack.tests if "as text" in test.diagnosis] == []
+    short = read_results(graded / "short_with_four_cards" / "results.json")
+    assert [test.id for test in short.tests
+            if "face down" in test.diagnosis or "Forced war" in test.follows_from] == []
+    assert {c.id for c in short.categories if c.score < c.max_score and c.id != "student_tests"} == {"exhaustion"}
 
 
 def test_each_parametrized_case_has_a_name_of_its_own(graded):
