@@ -9,15 +9,18 @@ import pytest
 
 from grader.grading import expected, reproduction, variants
 from grader.grading.checks import Mismatch, expect, expect_cards, expect_value
-from grader.grading.harness import RoundOutcome
+from grader.grading.harness import RECORDER, RoundOutcome
 from grader.grading.suites.diagnosis import any_order, diagnose, name_jokerless, name_values
 from grader.grading.suites.repairs import with_structures
-from grader.sandbox.channel import StudentProblem, StudentRaised
+from grader.sandbox.channel import StudentRaised
 from reference import JOKER, RANKS
 
 pytestmark = pytest.mark.category("joker_dominance")
 
 JOKER_BEATS = "The Joker, \"Jo\", beats every rank: 1 < 2 < ... < 10 < J < Q < K < Jo"
+
+CARD_VALUE_TEST = "test_joker_dominance.py::test_card_value_puts_the_joker_above_every_rank"
+"""The test that names the card order card_value's answers are (its `plays`)."""
 
 
 @pytest.mark.rule(JOKER_BEATS)
@@ -69,20 +72,21 @@ def _joker_round(student, p1: list[str], p2: list[str], label: str) -> None:
     except Mismatch as failure:
         if getattr(failure, "explained_by", None) or not seen:
             raise
-        raise diagnose(failure, seen[0], _joker_candidates(student, p1, p2), any_order) from None
+        raise diagnose(failure, seen[0], _joker_candidates(p1, p2), any_order) from None
 
 
-def _joker_candidates(student, p1: list[str], p2: list[str]) -> list[tuple[variants.Variant, RoundOutcome]]:
-    """The Joker's variants with their answers on this round; the one card_value's own answers are first, since a
-    Joker that loses to Q and K is ordered as text or read as a Jack alike, and only the tie with J tells them
-    apart."""
-    order = [variants.JOKER_AS_TEXT, variants.JOKER_AS_JACK]
-    cards = [*RANKS, JOKER]
-    try:
-        named = variants.value_variants(cards, student.card_values(cards))
-    except StudentProblem:
-        named = []
-    order.sort(key=lambda variant: variant not in named)
+def _joker_candidates(p1: list[str], p2: list[str]) -> list[tuple[variants.Variant, RoundOutcome]]:
+    """The Joker's variants with their answers on this round; the one card_value's own answers were found to be
+    (by this category's card_value test, which runs first) comes first, since a Joker that loses to Q and K is
+    ordered as text or read as a Jack alike, and only the tie with J tells them apart. None when that test found
+    card_value wrong in some other way (a Joker below every rank loses to Q and K too, and is neither)."""
+    entry = next((entry for test_id, entry in RECORDER.tests.items()
+                  if test_id.rsplit("/", 1)[-1] == CARD_VALUE_TEST), {})
+    named = entry.get("plays") or []
+    jokers = {variants.JOKER_AS_TEXT.key, variants.JOKER_AS_JACK.key}
+    if entry.get("outcome") in ("failed", "error") and not jokers & set(named):
+        return []
+    order = sorted((variants.JOKER_AS_TEXT, variants.JOKER_AS_JACK), key=lambda variant: variant.key not in named)
     return [(variant, variants.round_outcome(p1, p2, **variant.options)) for variant in order]
 
 
