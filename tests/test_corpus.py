@@ -235,6 +235,9 @@ DIAGNOSES = {
     "pot_lost_when_short": ("exhaustion", "Your resolve_war gives the war piles to nobody when a player is too "
                                           "short for a war; the handout says the winner takes both piles and the "
                                           "short player's cards."),
+    "face_down_one_fewer": ("forced_war", "Your resolve_war plays 1 card fewer face down per war cycle than "
+                                          "Rules(face_down=...) says; the handout says exactly face_down cards (3 by "
+                                          "default)."),
     "joker_read_as_jack": ("joker_dominance", "Your code reads the Joker as a Jack: \"Jo\" is worth what \"J\" is, "
                                               "so it ties J (a war) and loses to Q and K; the handout says the Joker "
                                               "beats every rank."),

@@ -104,3 +104,27 @@ def test_a_failure_a_rule_variant_explains_is_excused_only_when_the_named_test_p
         "of GameResult and the whole history included)")}
     assert excusals(CHAIN, {GAME: game, WAR: SeenTest("failed", plays=["face_down=2"])}) == {}
     assert excusals(CHAIN, {GAME: game}) == {}
+
+
+def test_a_face_down_count_relative_to_rules_is_named_across_rules():
+    """A resolve_war that plays rules.face_down - 1 cards plays 2 under the default Rules and 1 under
+    Rules(face_down=2): no absolute count fits both, the offset does, and the category says so; a count that is
+    the same under every Rules keeps its own sentence"""
+    from grader.grading import variants
+    from grader.grading.scoring import category_diagnosis
+    from grader.results import TestResult
+
+    def failed(test_id: str, plays: list[variants.Variant]) -> TestResult:
+        return TestResult(test_id, test_id, "forced_war", 0.0, 2.0, "failed", False, plays=tuple(v.key for v in plays),
+                          diagnosis=plays[0].sentence)
+
+    under_3 = {v.key: v for v in variants.war_variants(None)}
+    under_2 = {v.key: v for v in variants.war_variants({"face_down": 2})}
+    relative = [failed("a", [under_3["face_down=2"], under_3["face_down_offset=-1"]]),
+                failed("b", [under_2["face_down=1"], under_2["face_down_offset=-1"]])]
+    assert category_diagnosis(relative) == variants.face_down_offset(-1).sentence
+    assert "1 card fewer face down" in category_diagnosis(relative)
+    fixed = [failed("a", [under_3["face_down=1"], under_3["face_down_offset=-2"]]),
+             failed("b", [under_2["face_down=1"], under_2["face_down_offset=-1"]])]
+    assert category_diagnosis(fixed) == under_3["face_down=1"].sentence
+    assert variants.sentence_of("face_down=1") == "" and variants.sentence_of("face_down_offset=x") == ""

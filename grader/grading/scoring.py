@@ -186,7 +186,9 @@ def category_diagnosis(tests: list[TestResult]) -> str:
     for test in charged:
         if test.plays and test.plays[0] == common[0] and test.diagnosis:
             return test.diagnosis
-    return ""
+    from .variants import sentence_of  # here: variants reads the harness, which reads this module
+
+    return next((sentence for sentence in map(sentence_of, common) if sentence), "")
 
 
 CHARGED = ("failed", "error", "timeout", "crash")

@@ -132,6 +132,24 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
             pile1, pile2, played = [], [], []
 
 
+def face_down_offset(offset: int, options: dict[str, Any] | None = None) -> Variant:
+    """The war whose face-down count is Rules(face_down=...)'s plus offset (a loop over range(rules.face_down - 1),
+    say): under every Rules the same key and sentence, so a category can name it when tests use several Rules."""
+    count = abs(offset)
+    return Variant(f"face_down_offset={offset:+d}", options or {},
+                   f"Your resolve_war plays {count} card{'s' * (count != 1)} {'fewer' if offset < 0 else 'more'} face "
+                   f"down per war cycle than Rules(face_down=...) says; the handout says exactly face_down cards "
+                   f"(3 by default).")
+
+
+def sentence_of(key: str) -> str:
+    """The sentence of a variant whose sentence its key alone gives (a face-down offset); "" for any other key."""
+    family, _, value = key.partition("=")
+    if family == "face_down_offset" and value[1:].isdigit() and value[:1] in "+-":
+        return face_down_offset(int(value)).sentence
+    return ""
+
+
 def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
     """Every variant of the war the test plays under rules (face_down and collect as Rules gives them)."""
     base = dict(face_down=(rules or {}).get("face_down", 3), collect=(rules or {}).get("collect", "winner_first"))
@@ -142,6 +160,9 @@ def war_variants(rules: dict[str, Any] | None) -> list[Variant]:
             found.append(Variant(f"face_down={count}", dict(base, face_down=count),
                                  f"Your resolve_war plays {count} card{'s' * (count != 1)} face down per war cycle; "
                                  f"the handout says {said}."))
+    for offset in range(-said, 6 - said):  # the same count relative to what Rules asks: face_down - 1, + 1, ...
+        if offset:
+            found.append(face_down_offset(offset, dict(base, face_down=said + offset)))
     other = "loser_first" if base["collect"] == "winner_first" else "winner_first"
     found.append(Variant(f"collect={other}", dict(base, collect=other),
                          "Your resolve_war's winner collects the opponent's war pile first; the handout says its own "

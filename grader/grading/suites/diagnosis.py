@@ -17,7 +17,8 @@ FACE_DOWN_TEST = "test_forced_war.py::test_each_player_pushes_its_tied_card_then
 SAME_PILES_TEST = "test_forced_war.py::test_a_tie_again_repeats_the_war_with_the_same_piles"
 """The forced-war test that charges a war that drops its earlier cycles' piles."""
 
-WAR_VARIANT_TESTS = {"face_down": FACE_DOWN_TEST, "from_back": FACE_DOWN_TEST, "new_piles": SAME_PILES_TEST}
+WAR_VARIANT_TESTS = {"face_down": FACE_DOWN_TEST, "face_down_offset": FACE_DOWN_TEST, "from_back": FACE_DOWN_TEST,
+                     "new_piles": SAME_PILES_TEST}
 """The Forced-war test that charges each war variant an exhaustion failure or a whole game's failure may follow
 from."""
 
