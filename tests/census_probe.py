@@ -91,8 +91,28 @@ def port(token: str, origin: str, what: str) -> int:
 
 # -- helpers ------------------------------------------------------------------------------------------------------
 
+class _Refused:
+    """libc where Python itself refuses ctypes (Part E's audit hook, when the probe runs in the test's own process
+    because no program may be executed): every call fails, as a refused system call would."""
+
+    def __getattr__(self, name: str):
+        def call(*args, **kwargs):
+            return -1
+        return call
+
+
 def _libc():
-    return ctypes.CDLL(None, use_errno=True)
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except RuntimeError:
+        return _Refused()
+
+
+def _errno() -> int:
+    try:
+        return ctypes.get_errno()
+    except RuntimeError:
+        return errno.EPERM
 
 
 def _syscall(name_: str, *args) -> tuple[int, int]:
@@ -100,16 +120,18 @@ def _syscall(name_: str, *args) -> tuple[int, int]:
     if numbers is None:
         return -1, errno.ENOSYS
     libc = _libc()
+    if isinstance(libc, _Refused):
+        return -1, errno.EPERM
     libc.syscall.restype = ctypes.c_long
     result = libc.syscall(ctypes.c_long(numbers[name_]), *args)
-    return result, ctypes.get_errno()
+    return result, _errno()
 
 
 def _read(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             return handle.read()
-    except OSError:
+    except (OSError, RuntimeError):
         return ""
 
 
@@ -127,7 +149,7 @@ def _visible_pids() -> set[int]:
     pids = set()
     try:
         pids.update(int(entry) for entry in os.listdir("/proc") if entry.isdigit())
-    except OSError:
+    except (OSError, RuntimeError):
         pass
     for pid in range(1, 4097):
         try:
@@ -158,7 +180,7 @@ def _describe(pid: int) -> str:
     command = _read(f"/proc/{pid}/cmdline").replace("\0", " ").strip()[:80]
     try:
         owner = os.stat(f"/proc/{pid}").st_uid
-    except OSError:
+    except (OSError, RuntimeError):
         owner = -1
     return f"pid {pid} (uid {owner}{', ' + command if command else ''})"
 
@@ -209,7 +231,7 @@ def walk(token: str, roots: tuple[str, ...] = ("/",), skipped: tuple[str, ...] =
             writable.append(folder)
         try:
             entries = list(os.scandir(folder))
-        except OSError:
+        except (OSError, RuntimeError):
             continue
         for entry in entries:
             if entry.name.startswith(PREFIX + token):
@@ -217,7 +239,7 @@ def walk(token: str, roots: tuple[str, ...] = ("/",), skipped: tuple[str, ...] =
             try:
                 if entry.is_dir(follow_symlinks=False) and entry.path not in skipped:
                     stack.append(entry.path)
-            except OSError:
+            except (OSError, RuntimeError):
                 continue
     return writable, seen, False
 
@@ -235,7 +257,7 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
     for folder in OWN_CHANNEL_FOLDERS:
         try:
             entries = os.listdir(folder)
-        except OSError:
+        except (OSError, RuntimeError):
             continue
         channel = "posix_shared_memory" if folder == "/dev/shm" else "posix_message_queue"
         found[channel] += [f"{folder}/{entry}" for entry in entries if entry.startswith(PREFIX + token)]
@@ -318,10 +340,10 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
     affinity = sorted(os.sched_getaffinity(0))
     if affinity != config["baseline"]["affinity"]:
         found["affinity"].append(f"CPUs {affinity}, not the grader's {config['baseline']['affinity']}")
-    if oom_score_adj() != config["baseline"]["oom_score_adj"]:
+    if _read("/proc/self/oom_score_adj") and oom_score_adj() != config["baseline"]["oom_score_adj"]:
         found["oom_score_adj"].append(f"oom_score_adj {oom_score_adj()}, not the grader's "
                                       f"{config['baseline']['oom_score_adj']}")
-    if io_priority() != config["baseline"]["io_priority"]:
+    if io_priority() not in (-1, config["baseline"]["io_priority"]):  # -1: this run may not even read its own
         found["io_priority"].append(f"I/O priority {io_priority()}, not the grader's "
                                     f"{config['baseline']['io_priority']}")
     cgroup_walk = walk(token, ("/sys/fs/cgroup",), ())
@@ -336,7 +358,7 @@ def _connects(family: int, address) -> bool:
             probe.settimeout(1)
             probe.connect(address)
         return True
-    except OSError:
+    except (OSError, RuntimeError):
         return False
 
 
@@ -354,7 +376,7 @@ def _locked(config: dict) -> list[str]:
     for path in _lock_files(config):
         try:
             handle = os.open(path, os.O_RDONLY)
-        except OSError:
+        except (OSError, RuntimeError):
             continue
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -388,7 +410,7 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
                 handle.write(mine)
             os.chmod(path, 0o666)
             marked["files"].append(path)
-        except OSError:
+        except (OSError, RuntimeError):
             continue
     socket_folder = next((folder for folder in writable if folder not in (os.getcwd(), os.environ.get("HOME"))),
                          writable[0] if writable else None)
@@ -397,7 +419,7 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
             handle = os.open(f"{folder}/{mine}", os.O_CREAT | os.O_RDWR, 0o666)
             os.close(handle)
             marked[channel].append(f"{folder}/{mine}")
-        except OSError:
+        except (OSError, RuntimeError):
             pass
     try:
         libc = _libc()
@@ -415,7 +437,7 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
             key = number(token, origin, kind, 0x10000, 0x7FFF0000)
             if make(key) >= 0:
                 marked[channel].append(f"key {key:#x}")
-    except OSError:
+    except (OSError, RuntimeError):
         pass
     for keyring in (KEY_SPEC_USER_KEYRING, KEY_SPEC_SESSION_KEYRING):
         key, _ = _syscall("add_key", b"user", mine.encode(), b"census", ctypes.c_long(6), ctypes.c_long(keyring))
@@ -435,7 +457,7 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
         for channel, items in held.items():
             if channel in marked:
                 marked[channel] += items
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):
         pass
     marked["time_wait"] += _time_wait(token, origin)
     os.environ[PREFIX.replace("-", "_").upper() + "MARK"] = mine
@@ -447,9 +469,9 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
             try:
                 os.mkdir(os.path.join(folder, mine))
                 marked["cgroup"].append(os.path.join(folder, mine))
-            except OSError:
+            except (OSError, RuntimeError):
                 continue
-    except OSError:
+    except (OSError, RuntimeError):
         pass
     return marked, reached
 
@@ -470,7 +492,7 @@ def _time_wait(token: str, origin: str) -> list[str]:
             time.sleep(0.05)
             accepted.close()
         return [f"127.0.0.1:{port(token, origin, 'wait-client')}"]
-    except OSError:
+    except (OSError, RuntimeError):
         return []
 
 
@@ -482,7 +504,7 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
     others = [pid for pid in sorted(pids) if pid not in own and not _census_process(pid, token)]
     try:
         libc = _libc()
-    except OSError:
+    except (OSError, RuntimeError):
         libc = None
     cpus = sorted(os.sched_getaffinity(0))
     nice = min(int(config["baseline"]["nice"]) + 3, 19)  # an unprivileged process may only raise a nice value
@@ -491,7 +513,7 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
         try:
             os.kill(pid, 0)
             reached["signals"].append(who)
-        except OSError:
+        except (OSError, RuntimeError):
             pass
         for channel, attempt in (("proc_environ", lambda: open(f"/proc/{pid}/environ", "rb").read(1)),
                                  ("proc_cwd", lambda: os.readlink(f"/proc/{pid}/cwd")),
@@ -500,31 +522,31 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
             try:
                 attempt()
                 reached[channel].append(who)
-            except OSError:
+            except (OSError, RuntimeError):
                 pass
         try:
             soft, hard = resource.prlimit(pid, resource.RLIMIT_MSGQUEUE)
             resource.prlimit(pid, resource.RLIMIT_MSGQUEUE, (min(MARK_MSGQUEUE, hard), hard))
             reached["rlimits"].append(who)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):
             pass
         try:
             if os.getpriority(os.PRIO_PROCESS, pid) < nice:
                 os.setpriority(os.PRIO_PROCESS, pid, nice)
                 reached["priority"].append(who)
-        except OSError:
+        except (OSError, RuntimeError):
             pass
         if len(cpus) > 1:
             try:
                 os.sched_setaffinity(pid, cpus[-1:])
                 reached["affinity"].append(who)
-            except OSError:
+            except (OSError, RuntimeError):
                 pass
         try:
             with open(f"/proc/{pid}/oom_score_adj", "w") as handle:  # raising it needs no privilege
                 handle.write(str(min(oom_score_adj(pid) + 100, 1000)))
             reached["oom_score_adj"].append(who)
-        except OSError:
+        except (OSError, RuntimeError):
             pass
         if _syscall("ioprio_set", ctypes.c_long(IOPRIO_WHO_PROCESS), ctypes.c_long(pid),
                     ctypes.c_long(IOPRIO_MARK))[0] == 0:
@@ -538,14 +560,14 @@ def _reach(config: dict, reached: dict[str, list[str]]) -> None:
             remote[0], remote[1] = 4096, 8  # an address never mapped: EFAULT if the call is allowed at all
             libc.process_vm_readv.restype = ctypes.c_ssize_t
             result = libc.process_vm_readv(pid, iov_local, 1, remote, 1, 0)
-            if result >= 0 or ctypes.get_errno() == errno.EFAULT:
+            if result >= 0 or _errno() == errno.EFAULT:
                 reached["process_vm_readv"].append(who)
     try:  # every process of this uid at once, the run's own included (none of them is the census's)
         if os.getpriority(os.PRIO_USER, os.getuid()) < nice and any(
                 os.stat(f"/proc/{pid}").st_uid == os.getuid() for pid in others if os.path.exists(f"/proc/{pid}")):
             os.setpriority(os.PRIO_USER, os.getuid(), nice)
             reached["priority"].append(f"every process of uid {os.getuid()}")
-    except OSError:
+    except (OSError, RuntimeError):
         pass
 
 
@@ -577,7 +599,7 @@ def daemon(config: dict) -> None:
                 os.chmod(address, 0o777)
             kept.append(held_socket)
             held.setdefault(channel, []).append(repr(address).replace("\\x00", "@"))
-        except OSError:
+        except (OSError, RuntimeError):
             continue
     for path in config.get("lock_files", []):
         try:
@@ -585,7 +607,7 @@ def daemon(config: dict) -> None:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             kept.append(handle)
             held.setdefault("file_lock", []).append(path)
-        except OSError:
+        except (OSError, RuntimeError):
             continue
     sys.stdout.write(json.dumps(held) + "\n")
     sys.stdout.flush()

@@ -55,6 +55,15 @@ ORIGINS = ("worker-a", "worker-c", "worker-a2", "tests-a", "worker-b", "tests-b"
 mark as one origin each, "-worker" and "-tests" appended)."""
 
 PYTHON_CHOICE = '''
+def _in_process(path, config):
+    """The probe's report, run in this process (its module loaded from path, not imported by name)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("census_probe_here", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.census(config)
+
+
 def _python():
     """An interpreter this process may start: its own, unless the sandbox hides its path (bwrap binds only its
     folder, under a /root it cannot enter), else the system's."""
@@ -74,10 +83,12 @@ def shuffle(deck, seed=None):
     config = json.loads(deck[0])
     config["run_root"] = os.getpid()
     probe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "census_probe.py")
-    done = subprocess.run([_python(), "-I", "-S", probe, json.dumps(config)], capture_output=True, text=True,
-                          timeout=300)
     try:
+        done = subprocess.run([_python(), "-I", "-S", probe, json.dumps(config)], capture_output=True, text=True,
+                              timeout=300)
         report = json.loads(done.stdout)
+    except PermissionError:  # Landlock: no program may be executed, so the probe runs in this process
+        report = _in_process(probe, config)
     except ValueError:
         return "the probe failed: " + done.stderr[-400:]
     return json.dumps({part: {channel: [item[:120] for item in items[:2]] for channel, items in report[part].items()
@@ -100,9 +111,12 @@ def _census():
     """Look, then mark, once per run (the first census test of the run starts it); what the probe said."""
     if not _REPORTS:
         config = dict(_CONFIG, run_root=os.getpid())
-        done = subprocess.run([_python(), "-I", "-S", _PROBE, json.dumps(config)], capture_output=True,
-                              text=True, timeout=300)
-        _REPORTS.append(json.loads(done.stdout))
+        try:
+            done = subprocess.run([_python(), "-I", "-S", _PROBE, json.dumps(config)], capture_output=True,
+                                  text=True, timeout=300)
+            _REPORTS.append(json.loads(done.stdout))
+        except PermissionError:  # Landlock: no program may be executed, so the probe runs in this process
+            _REPORTS.append(_in_process(_PROBE, config))
     return _REPORTS[0]
 '''
 
