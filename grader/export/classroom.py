@@ -219,15 +219,14 @@ def _test_functions(file: Path) -> list[str]:
 
 def _copy_starter(target: Path) -> None:
     """The starter package (any shipped test_*.py included) as starter/, and its handout as README.md: the
-    package's modules name the handout README.md there (a test file is copied as it is, since Part E knows the
-    starter's skeleton by its text)."""
+    package's files name the handout README.md there (Part E knows the starter's tests by their statements, not
+    their docstrings or comments)."""
     shutil.copytree(STARTER, target / "starter",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_NAME))
     shutil.copyfile(STARTER / HANDOUT_NAME, target / "README.md")
     for module in sorted((target / "starter").glob("*.py")):
-        if not module.name.startswith("test_"):
-            text = module.read_text(encoding="utf-8")
-            module.write_text(text.replace(HANDOUT_NAME, "README.md"), encoding="utf-8")
+        text = module.read_text(encoding="utf-8")
+        module.write_text(text.replace(HANDOUT_NAME, "README.md"), encoding="utf-8")
 
 
 def _point_at_readme(text: str, file: Path) -> str:
