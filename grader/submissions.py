@@ -227,7 +227,7 @@ def _is_one_submission(folder: Path) -> bool:
         return True
     packages = modules = students = 0
     for child in folder.iterdir():
-        if child.name.startswith(".") or child.name in NOISE_NAMES or child.name.lower() in TOOLING_NAMES:
+        if not _considered(child):
             continue
         if child.is_dir():
             if (child / "__init__.py").is_file():
@@ -256,10 +256,14 @@ def _class_size(folder: Path) -> int:
     except OSError:
         return 0
     return sum(1 for child in children
-               if not child.name.startswith(".") and child.name not in NOISE_NAMES
-               and child.name.lower() not in TOOLING_NAMES
-               and ((child.is_file() and child.suffix == ".zip")
-                    or (child.is_dir() and _holds_python(child, depth=3))))
+               if _considered(child) and ((child.is_file() and child.suffix == ".zip")
+                                          or (child.is_dir() and _holds_python(child, depth=3))))
+
+
+def _considered(child: Path) -> bool:
+    """Whether an entry of a folder can tell one student's work from a class: not hidden, not a tool's leftover
+    (NOISE_NAMES), not a repository's tooling folder (TOOLING_NAMES)."""
+    return not (child.name.startswith(".") or child.name in NOISE_NAMES or child.name.lower() in TOOLING_NAMES)
 
 
 def _holds_python(folder: Path, *, depth: int) -> bool:
