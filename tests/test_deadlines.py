@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -65,20 +64,18 @@ def test_a_call_that_sleeps_is_charged_its_sleep(tmp_path, runtime):
         client.stop()
 
 
-@pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset")
-def test_an_honest_call_starved_of_cpu_is_not_charged_for_waiting(tmp_path, runtime):
-    """0.5 s of CPU on a core shared with three busy processes takes over 0.8 s of wall time (half the core at
-    best, when the sandbox is a scheduling group of its own), yet passes a 0.8 s deadline: the student is
-    charged CPU, not the machine's load"""
-    hogs = [subprocess.Popen(["taskset", "-c", "0", sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+def test_an_honest_call_on_a_loaded_machine_is_charged_its_cpu(tmp_path, runtime):
+    """0.5 s of CPU beside three busy processes passes a 0.8 s deadline and is charged about its CPU, however
+    long the machine made it wait (how long that is depends on the scheduler: test_process_clock starves a
+    process for certain and shows the clock leaves the wait out)"""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
     client = probe_client(tmp_path, runtime, strongest(), call_timeout=10.0,
                           deadlines=ReferenceClock(multiple=20, floor=0.8))
     try:
-        code = ("import os, time\nos.sched_setaffinity(0, {0})\nstarted = time.process_time()\n"
+        code = ("import time\nstarted = time.process_time()\n"
                 "while time.process_time() - started < 0.5:\n    pass\nresult = 'done'")
-        started = time.monotonic()
         assert run(client, code) == "done"
-        assert time.monotonic() - started > 0.8  # it really was starved: a wall-clock deadline would have failed it
+        assert 0.45 < client.last_charged < 0.75
     finally:
         client.stop()
         for hog in hogs:

@@ -78,3 +78,25 @@ def test_until_is_the_soonest_a_call_could_reach_its_deadline():
     finally:
         sleeping.kill()
         sleeping.wait()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_a_process_waiting_for_a_core_is_charged_its_cpu_not_the_wait():
+    """A busy process at nice 19 sharing one core with a busy process at nice 0 (both children of this test, so
+    one scheduling group) runs about 1.5 % of the time: over a second it is charged its few milliseconds of
+    CPU, not the second it waited in the run queue, and none of it counts as idle"""
+    pin = "import os\nos.sched_setaffinity(0, {0})\n"
+    hog = subprocess.Popen([sys.executable, "-c", pin + "while True: pass"])
+    starved = subprocess.Popen([sys.executable, "-c", pin + "os.nice(19)\nwhile True: pass"])
+    try:
+        time.sleep(0.5)  # both past their start-up, pinned and spinning
+        clock = CallClock(starved.pid)
+        clock.charged()
+        time.sleep(1.0)
+        charged = clock.charged()
+        assert clock.wall() >= 1.0
+        assert charged < 0.4 and clock.idle < 0.15, (charged, clock.idle)
+    finally:
+        for process in (hog, starved):
+            process.kill()
+            process.wait()
