@@ -12,11 +12,16 @@ tests/contract/.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
+import json
 import re
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -33,15 +38,10 @@ CONTRACT_FILES: tuple[str, ...] = ("__init__.py", "structures.py", "cards.py", "
 CONTRACT_TIMEOUT = 10
 """Seconds one contract test may take: the reference needs milliseconds, a loop that never ends gets cut off."""
 
-SLOW_FILES: frozenset[str] = frozenset({
-    "test_batch.py", "test_changes.py", "test_channel_census.py", "test_corpus.py", "test_export_classroom.py",
-    "test_export_classroom50.py", "test_export_gradescope.py", "test_isolation.py", "test_landlock_levels.py",
-    "test_late_grading.py", "test_part_e_fingerprints.py", "test_part_e_integrity.py", "test_part_e_runs_alike.py",
-    "test_pythons.py", "test_readme_walk.py", "test_rubric.py", "test_sandbox.py", "test_shards.py",
-    "test_student_tests.py", "test_syscall_allowlist.py", "test_uid_level.py",
-})
-"""The test files marked `slow`: they grade submissions through the real sandbox (at every level, or as a whole
-class), or run an export end to end; `pytest -m "not slow"` leaves them out, CI runs them."""
+SLOW_FIXTURES: frozenset[str] = frozenset({"sandbox", "fresh_venv"})
+"""The fixtures that make a test slow: the real sandbox, and fresh Python environments to run programs in. A test
+that asks for one, directly or through a fixture of its own (its fixture closure), is marked `slow`;
+`pytest -m "not slow"` leaves those tests out, CI runs them."""
 
 _IMPL_KEY = pytest.StashKey["str | Path"]()
 
@@ -70,12 +70,59 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give every contract test a short time limit, unless it sets its own; mark the tests of SLOW_FILES slow."""
+    """Give every contract test a short time limit, unless it sets its own; mark slow each test that uses a
+    fixture of SLOW_FIXTURES (as pytest's own testing/conftest.py marks the tests that use pytester)."""
     for item in items:
-        if item.path.name in SLOW_FILES and item.path.parent == CONTRACT_DIR.parent:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
         if CONTRACT_DIR in item.path.parents and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(CONTRACT_TIMEOUT))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    """Set a fast test up (its fixtures too) with the sandbox refused: see _sandbox_refused."""
+    with _sandbox_refused(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Run a fast test with the sandbox refused: see _sandbox_refused."""
+    with _sandbox_refused(item):
+        return (yield)
+
+
+@contextlib.contextmanager
+def _sandbox_refused(item: pytest.Item) -> Iterator[None]:
+    """For a test not marked slow, starting the real sandbox in this process fails the test, saying to ask for the
+    `sandbox` fixture, even where the grader turned the refusal into a grader fault: the fast tier stays free of
+    the sandbox by construction. Refused: building the command of a sandboxed worker or of Part E's zygote, and
+    starting the suite server, whose forked runs start the workers that grade. A slow test runs untouched; a
+    `war-grader` run in a child process is not seen here."""
+    if item.get_closest_marker("slow") is not None:
+        yield
+        return
+    from grader.grading.runner import SuiteServer  # noqa: PLC0415 - the grader is imported once tests run
+    from grader.part_e import runner  # noqa: PLC0415
+    from grader.sandbox import channel  # noqa: PLC0415
+
+    message = (f"{item.nodeid} starts the real sandbox: ask for the `sandbox` fixture (tests/conftest.py), which "
+               "marks the test slow")
+    refused: list[str] = []
+
+    def refuse(*_args: object, **_kwargs: object) -> list[str]:
+        refused.append(message)
+        pytest.fail(message, pytrace=False)
+
+    saved = channel.worker_command, runner.worker_command, SuiteServer.start
+    channel.worker_command = runner.worker_command = SuiteServer.start = refuse  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        channel.worker_command, runner.worker_command, SuiteServer.start = saved  # type: ignore[method-assign]
+    if refused:
+        pytest.fail(message, pytrace=False)
 
 
 def resolve_impl(value: str, base: Path) -> str | Path:
@@ -148,6 +195,26 @@ def _import_package(package: Path) -> ModuleType:
 
 
 @pytest.fixture(scope="session")
+def sandbox() -> str:
+    """The strongest sandbox level this machine offers. A test that asks for this fixture, directly or through a
+    fixture of its own, starts the real sandbox (it grades submissions, or starts sandboxed workers): it is
+    marked slow (SLOW_FIXTURES), and only such a test may start one (_sandbox_refused)."""
+    from grader.sandbox.isolation import LEVELS, level_works  # noqa: PLC0415
+
+    return next(level for level in LEVELS if level_works(level))
+
+
+@pytest.fixture(scope="session")
+def fresh_venv() -> Callable[..., Path]:
+    """tests/isolated_venv.py's make_venv: a fresh virtual environment that sees only chosen packages. A test that
+    asks for this fixture, directly or through a fixture of its own, builds environments and runs programs in them
+    (pytest on a template, an exported autograder, another Python): it is marked slow (SLOW_FIXTURES)."""
+    from isolated_venv import make_venv  # noqa: PLC0415 - tests/ is on sys.path once pytest has read this file
+
+    return make_venv
+
+
+@pytest.fixture(scope="session")
 def impl(pytestconfig: pytest.Config) -> ModuleType:
     """The implementation under test (the imported package), as chosen by --impl."""
     return load_impl(pytestconfig.stash[_IMPL_KEY])
@@ -157,7 +224,7 @@ SHARED_ATTACK_KEY = "war-count-shared"
 """The kernel key the corpus's keeps_kernel_key attack leaves, readable by every uid, for an hour after its last use."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def forget_shared_attack_key() -> None:
     """Invalidate the key keeps_kernel_key left by an earlier grading (it lets anyone do so), so the attack starts
     from nothing and can be seen to fail; left in place, it would make the attack lose by accident."""
@@ -172,3 +239,27 @@ def forget_shared_attack_key() -> None:
         keys = [int(line.split()[0], 16) for line in handle if f" {SHARED_ATTACK_KEY}: " in line]
     for key in keys:
         libc.syscall(250, 21, ctypes.c_long(key))  # keyctl(KEYCTL_INVALIDATE, key), x86-64
+
+
+CORPUS = Path(__file__).resolve().parent / "submissions"
+"""The corpus of student-like submissions."""
+
+PINNED: dict[str, dict[str, object]] = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
+"""corpus.json: each corpus submission's pinned grade, by name."""
+
+TEST_SETTINGS = Path(__file__).resolve().parent / "data" / "grading-test.toml"
+"""The tighter limits the tests grade under, so hanging and hostile submissions cost seconds, not minutes."""
+
+
+@pytest.fixture(scope="session")
+def graded_corpus(sandbox: str, forget_shared_attack_key: None) -> Iterator[Path]:
+    """The whole corpus graded once a session, two at a time, under the test limits: the out folder (each
+    submission's results.json and report.html, grades.csv). tests/test_corpus.py and tests/test_part_e_integrity.py
+    read it; neither writes into it."""
+    from grader.batch import grade  # noqa: PLC0415
+
+    out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
+    results = grade(paths=[CORPUS], out=out, jobs=2, config_path=TEST_SETTINGS)
+    assert sorted(result.student for result in results) == sorted(PINNED)
+    yield out
+    shutil.rmtree(out, ignore_errors=True)

@@ -26,6 +26,10 @@ def everything_but_war_grader(name: str) -> bool:
     return not name.lower().startswith(("war_grader", "__editable__", "__pycache__")) and not name.endswith(".pth")
 
 
+MakeVenv = Callable[..., Path]
+"""make_venv's type: what tests/conftest.py's fresh_venv fixture gives (the tests reach make_venv only through it)."""
+
+
 def make_venv(folder: Path, keep: Callable[[str], bool], python: str = sys.executable) -> Path:
     """Create the environment in folder, for python (this interpreter by default), and return its bin folder.
 

@@ -43,8 +43,9 @@ NAMESPACED_PARAMS = [param for param in LEVEL_PARAMS if param.values[0] in NAMES
 
 
 @pytest.fixture(scope="module")
-def runtime() -> Path:
-    """The shared worker runtime, in a folder an unprivileged worker can reach (as the runner makes it)."""
+def runtime(sandbox: str) -> Path:
+    """The shared worker runtime, in a folder an unprivileged worker can reach (as the runner makes it); through
+    tests/conftest.py's `sandbox`, every test that starts a probe worker is marked slow."""
     folder = Path(tempfile.mkdtemp(prefix="war-grader-test-"))
     folder.chmod(0o755)
     yield make_runtime(folder / "runtime")

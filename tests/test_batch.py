@@ -105,7 +105,7 @@ def wait_for(condition, timeout: float) -> bool:
 # ------------------------------------------------------------------------------------------ resume
 
 
-def test_a_rerun_keeps_what_stands_regrades_what_changed_and_force_regrades_all(tmp_path):
+def test_a_rerun_keeps_what_stands_regrades_what_changed_and_force_regrades_all(sandbox, tmp_path):
     """Resume: an unchanged student is kept, a changed one regraded, --force regrades; the index is this batch"""
     klass, out = tmp_path / "class", tmp_path / "out"
     perfect(klass / "alice")
@@ -139,7 +139,7 @@ def test_a_rerun_keeps_what_stands_regrades_what_changed_and_force_regrades_all(
     assert stamps["alice"] <= saved(out, "alice")["extra_data"]["graded_at"]
 
 
-def test_each_report_is_written_the_moment_its_student_is_graded(tmp_path):
+def test_each_report_is_written_the_moment_its_student_is_graded(sandbox, tmp_path):
     """report.html beside results.json as each student is saved (in the grading threads), not all at the end"""
     klass, out = tmp_path / "class", tmp_path / "out"
     perfect(klass / "alice")
@@ -156,7 +156,7 @@ def test_each_report_is_written_the_moment_its_student_is_graded(tmp_path):
     assert_consistent(out, ["alice", "bob"])
 
 
-def test_a_changed_setting_regrades(tmp_path):
+def test_a_changed_setting_regrades(sandbox, tmp_path):
     """A result graded under other settings does not stand: changing a time limit regrades"""
     klass, out = tmp_path / "class", tmp_path / "out"
     perfect(klass / "alice")
@@ -165,7 +165,7 @@ def test_a_changed_setting_regrades(tmp_path):
     assert again.returncode == 0 and "graded 1/1: alice" in again.stderr
 
 
-def test_kill_9_mid_batch_then_the_same_command_finishes_without_regrading(tmp_path):
+def test_kill_9_mid_batch_then_the_same_command_finishes_without_regrading(sandbox, tmp_path):
     """kill -9 after the first results.json, then the same command: the finished are kept, every file agrees"""
     klass, out, tmpdir = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
     tmpdir.mkdir()
@@ -197,7 +197,7 @@ def test_kill_9_mid_batch_then_the_same_command_finishes_without_regrading(tmp_p
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(tmp_path, stop):
+def test_ctrl_c_stops_cleanly_keeps_the_finished_and_leaves_nothing_running(sandbox, tmp_path, stop):
     """Ctrl-C (or kill) mid-batch: exit 130, one line, finished results kept, no run or worker left, no scratch"""
     klass, out, tmpdir = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
     tmpdir.mkdir()
@@ -301,7 +301,7 @@ def test_too_little_free_space_is_refused_before_grading(tmp_path, monkeypatch, 
     assert not (tmp_path / "out" / "perfect").exists()
 
 
-def test_a_full_disk_while_writing_the_html_is_one_line_and_keeps_the_results(tmp_path, monkeypatch, capsys):
+def test_a_full_disk_while_writing_the_html_is_one_line_and_keeps_the_results(sandbox, tmp_path, monkeypatch, capsys):
     """Defect 8: a full disk while writing index.html exits 1 (not "bad usage"), summary printed, results saved"""
     real = report.write_atomically
 
@@ -337,7 +337,7 @@ def test_a_failed_results_write_leaves_the_old_file_whole(tmp_path, monkeypatch)
     assert path.read_text() == '{"old": true}\n' and list(tmp_path.iterdir()) == [path]
 
 
-def test_leftover_unreadable_results_do_not_stop_later_runs(tmp_path):
+def test_leftover_unreadable_results_do_not_stop_later_runs(sandbox, tmp_path):
     """Defect 8: garbage results.json from an earlier run: another student's is ignored, the batch's regraded"""
     out = tmp_path / "out"
     for name in ("zoe", "perfect"):
@@ -353,7 +353,7 @@ def test_leftover_unreadable_results_do_not_stop_later_runs(tmp_path):
 # ---------------------------------------------------------------------------------- a hostile class
 
 
-def test_a_class_of_every_shape_is_graded_student_by_student(tmp_path):
+def test_a_class_of_every_shape_is_graded_student_by_student(sandbox, tmp_path):
     """Defects 1, 2, 3, 9, 19, 21, 22 end to end: a class with a bare package, a loose module, a damaged zip,
     a non-UTF-8 file name, students named like output files, a FIFO, an escape sequence and --out inside"""
     klass = tmp_path / "class"
@@ -393,7 +393,7 @@ def test_a_class_of_every_shape_is_graded_student_by_student(tmp_path):
     assert f"skipped {out}: a war-grader output folder" in second.stderr
 
 
-def test_kill_9_of_the_main_process_stops_its_runs_and_workers(tmp_path):
+def test_kill_9_of_the_main_process_stops_its_runs_and_workers(sandbox, tmp_path):
     """Defect 4: killing only the main process does not leave runs and workers grading for nothing"""
     klass, out, tmpdir = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
     tmpdir.mkdir()
@@ -432,7 +432,7 @@ def test_results_with_text_that_is_not_unicode_are_written_whole(tmp_path):
     assert json.loads(path.read_text(encoding="utf-8"))["extra_data"]["settings"] == "abc"
 
 
-def test_a_full_disk_mid_batch_stops_with_one_line_and_keeps_what_was_saved(tmp_path, monkeypatch, capsys):
+def test_a_full_disk_mid_batch_stops_with_one_line_and_keeps_what_was_saved(sandbox, tmp_path, monkeypatch, capsys):
     """Defect 5: results.json cannot be written for the second student: exit 1, one line, the first kept whole"""
     klass, out = tmp_path / "class", tmp_path / "out"
     perfect(klass / "alice")

@@ -107,7 +107,7 @@ def test_the_journal_keeps_the_first_score_before_and_the_students_not_yet_repor
 # ---------------------------------------------------------------------------------------- grade twice
 
 
-def test_a_regrade_writes_changes_csv_for_the_scores_that_moved_and_the_index_links_it(tmp_path, capsys):
+def test_a_regrade_writes_changes_csv_for_the_scores_that_moved_and_the_index_links_it(sandbox, tmp_path, capsys):
     """First run: no changes.csv. Rerun with bob fixed and other points: both listed with before and after, bob
     with the rule he now passes; carol (new) is not. A rerun that keeps everyone removes it."""
     klass, out = tmp_path / "class", tmp_path / "out"
@@ -140,7 +140,7 @@ def test_a_regrade_writes_changes_csv_for_the_scores_that_moved_and_the_index_li
     assert "changes.csv" not in (out / "index.html").read_text(encoding="utf-8")
 
 
-def test_grade_json_gives_each_moved_score_its_change_and_no_other_student_one(tmp_path, capsys):
+def test_grade_json_gives_each_moved_score_its_change_and_no_other_student_one(sandbox, tmp_path, capsys):
     """--json: the students whose score moved carry "change" (before, after, rules changed) as changes.csv says;
     a student graded the same, or for the first time, carries none"""
     klass, out = tmp_path / "class", tmp_path / "out"
@@ -159,7 +159,7 @@ def test_grade_json_gives_each_moved_score_its_change_and_no_other_student_one(t
     assert len(again) == 2 and not any("change" in entry for entry in again)
 
 
-def test_force_with_nothing_moved_writes_a_header_only_changes_csv(tmp_path, capsys):
+def test_force_with_nothing_moved_writes_a_header_only_changes_csv(sandbox, tmp_path, capsys):
     """--force regrades everyone; no score moves: changes.csv holds the header alone, and the line says so"""
     klass, out = tmp_path / "class", tmp_path / "out"
     student(klass, "alice", "perfect")
@@ -169,7 +169,7 @@ def test_force_with_nothing_moved_writes_a_header_only_changes_csv(tmp_path, cap
     assert changes(out) == []
 
 
-def test_a_regrade_stopped_half_way_loses_no_change(tmp_path, monkeypatch):
+def test_a_regrade_stopped_half_way_loses_no_change(sandbox, tmp_path, monkeypatch):
     """The regrade is stopped after the first student is saved; the rerun reports both students' changes,
     each against the score the class had before the stopped run."""
     klass, out = tmp_path / "class", tmp_path / "out"
@@ -203,7 +203,7 @@ def test_a_regrade_stopped_half_way_loses_no_change(tmp_path, monkeypatch):
 # ---------------------------------------------------------------------------------------- shards and merge
 
 
-def test_shards_and_merge_count_each_change_once(tmp_path, capsys):
+def test_shards_and_merge_count_each_change_once(sandbox, tmp_path, capsys):
     """Each shard writes its students' changes; merge into the folder of the last merge lists each student once
     (against that folder's results), and merge into a fresh folder takes the shards' rows."""
     klass = tmp_path / "class"

@@ -28,7 +28,7 @@ from channel_census import (PROBE, PYTHON_CHOICE, census_tests, merge, part_e_fi
                             worker_findings)
 from sandbox_probe import available
 from test_export_gradescope import unpack
-from isolated_venv import everything_but_war_grader, make_venv
+from isolated_venv import MakeVenv, everything_but_war_grader
 
 PROJECT = Path(__file__).resolve().parents[1]
 SCRIPT = PROJECT / "tests" / "channel_census.py"
@@ -145,7 +145,7 @@ def _gradescope_census(token: str, root: Path) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def gradescope_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def gradescope_root(fresh_venv: MakeVenv, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An autograder exported with the census's settings, set up as tests/test_export_gradescope.py sets one up."""
     from grader.cli import main
 
@@ -155,7 +155,7 @@ def gradescope_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     archive = root.parent / "autograder.zip"
     assert main(["export", "gradescope", str(archive), "--config", str(settings)]) == 0
     unpack(archive, root / "source")
-    make_venv(root / "venv", everything_but_war_grader)
+    fresh_venv(root / "venv", everything_but_war_grader)
     env = {"PATH": os.environ["PATH"], "AUTOGRADER": str(root), "PYTHON": sys.executable, "PIP_NO_INDEX": "1",
            "HOME": str(root.parent)}
     subprocess.run(["bash", str(root / "source" / "setup_python.sh")], env=env, check=True, timeout=300,
@@ -166,7 +166,7 @@ def gradescope_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def census(request: pytest.FixtureRequest):
+def census(sandbox: str, request: pytest.FixtureRequest):
     """The census at a level, run once per level for the whole module: {channel: [finding]}."""
 
     def at(level: str) -> dict[str, list[str]]:
@@ -198,9 +198,10 @@ def test_no_later_run_or_student_finds_a_mark_and_no_run_reaches_another_process
     assert findings == [], f"{channel} at {level}: " + " | ".join(findings)
 
 
-def test_the_census_finds_what_an_unsandboxed_run_leaves():
+def test_the_census_finds_what_an_unsandboxed_run_leaves(sandbox):
     """The probe is not blind: run twice as an unprivileged uid with no sandbox at all, the second run finds the
     first's marks through the channels a plain process has (files, IPC, keys, a process left running, sockets)"""
+    # `sandbox`: this is the census's control run, slow with it (the probe leaves marks and a process for 30 s)
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("needs root and setpriv to run the probe as a uid of its own")
     token = secrets.token_hex(4)

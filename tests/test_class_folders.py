@@ -25,7 +25,7 @@ def students(out: Path) -> list[str]:
         return [row["student"] for row in csv.DictReader(handle)]
 
 
-def test_a_class_of_single_file_students_grades_each_file(tmp_path):
+def test_a_class_of_single_file_students_grades_each_file(sandbox, tmp_path):
     """Issue 20 item 2: cls/ann.py and cls/ben.py are two students, each graded, exit 0"""
     klass = tmp_path / "cls"
     klass.mkdir()
@@ -37,7 +37,7 @@ def test_a_class_of_single_file_students_grades_each_file(tmp_path):
     assert "2 submissions" in completed.stdout and "no package found" not in completed.stdout
 
 
-def test_a_symlink_loop_in_the_class_folder_is_named_and_the_rest_graded(tmp_path):
+def test_a_symlink_loop_in_the_class_folder_is_named_and_the_rest_graded(sandbox, tmp_path):
     """Issue 20 item 3: loop -> loop is one `skipped` line; the student beside it is graded, exit 0"""
     klass = tmp_path / "cls"
     shutil.copytree(CORPUS / "syntax_error", klass / "ann")
@@ -49,7 +49,7 @@ def test_a_symlink_loop_in_the_class_folder_is_named_and_the_rest_graded(tmp_pat
     assert students(tmp_path / "out") == ["ann"]
 
 
-def test_two_255_character_names_differing_by_case_are_both_saved_and_kept_on_a_rerun(tmp_path):
+def test_two_255_character_names_differing_by_case_are_both_saved_and_kept_on_a_rerun(sandbox, tmp_path):
     """Issue 20 item 4: the second name is cut to fit its -2; both results are saved, and a rerun keeps both"""
     klass, out = tmp_path / "cls", tmp_path / "out"
     long = "s" * 254

@@ -55,7 +55,7 @@ def test_a_bad_jobs_count_shows_grades_own_usage(jobs):
     assert lines[-1].startswith("war-grader grade: error: argument --jobs: must be ") and "1 to 32" in lines[-1]
 
 
-def test_grade_writes_results_and_prints_json(tmp_path):
+def test_grade_writes_results_and_prints_json(sandbox, tmp_path):
     """grade --json exits 0, prints each result, and writes results.json and grades.csv (perfect has no tests: 80)"""
     out = tmp_path / "out"
     completed = war_grader("grade", str(CORPUS / "perfect"), str(CORPUS / "syntax_error"), "--out", str(out),
@@ -67,7 +67,7 @@ def test_grade_writes_results_and_prints_json(tmp_path):
     assert completed.stderr == ""  # --json is for machines: nothing but the JSON
 
 
-def test_check_passes_on_the_shipped_reference_and_starter():
+def test_check_passes_on_the_shipped_reference_and_starter(sandbox):
     """check: the reference scores full marks and the starter 0, so the exit status is 0"""
     completed = war_grader("check")
     assert completed.returncode == 0, completed.stdout + completed.stderr
@@ -77,7 +77,7 @@ def test_check_passes_on_the_shipped_reference_and_starter():
     assert f"sandbox:   {level}" + (f" ({warning})" if warning else "") + "\n" in completed.stdout
 
 
-def test_hidden_suites_that_do_not_collect_stop_the_run_in_one_line(tmp_path, monkeypatch, capsys):
+def test_hidden_suites_that_do_not_collect_stop_the_run_in_one_line(sandbox, tmp_path, monkeypatch, capsys):
     """A broken hidden suite is the grader's own fault, found before any student is graded: exit 1, one line
     naming the error"""
     suites = tmp_path / "suites"
@@ -101,7 +101,7 @@ def test_no_hidden_suite_marks_a_test_skip_or_xfail():
             assert mark not in text, f"{path.name} uses {mark}"
 
 
-def test_a_fault_of_the_graders_exits_1(tmp_path, monkeypatch, capsys):
+def test_a_fault_of_the_graders_exits_1(sandbox, tmp_path, monkeypatch, capsys):
     """When the sandbox cannot start, the submission is a grader fault and the status is 1"""
     real = runner.make_spec
 

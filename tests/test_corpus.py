@@ -6,7 +6,6 @@ import csv
 import json
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,11 @@ EXPECTED = json.loads((CORPUS / "corpus.json").read_text())
 MARKER = "WAR_CHEAT_" + "MARKER"  # spelled in two parts so this file does not carry it
 
 
-@pytest.fixture(scope="module")
-def graded(forget_shared_attack_key) -> Path:
-    """The whole corpus graded once, two at a time, under the tighter test limits."""
-    out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
-    results = grade(paths=[CORPUS], out=out, jobs=2, config_path=ROOT / "tests" / "data" / "grading-test.toml")
-    assert len(results) == len(EXPECTED)
-    yield out
-    shutil.rmtree(out, ignore_errors=True)
+@pytest.fixture
+def graded(graded_corpus: Path) -> Path:
+    """The whole corpus graded once a session (tests/conftest.py's graded_corpus, shared with
+    tests/test_part_e_integrity.py), two at a time, under the tighter test limits."""
+    return graded_corpus
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

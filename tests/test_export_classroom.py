@@ -22,7 +22,7 @@ from grader.cli import main
 from grader.export import classroom
 from grader.export.classroom import ExportError, export_classroom
 from grader.public_tests import public_digests
-from isolated_venv import make_venv, pytest_only
+from isolated_venv import MakeVenv, pytest_only
 
 PROJECT = Path(__file__).resolve().parents[1]
 COMMAND_GRADER = "classroom-resources/autograding-command-grader@"
@@ -141,10 +141,10 @@ def put_reference_in(repo: Path, *, bug: tuple[str, str, str] | None = None) -> 
 
 
 @pytest.fixture(scope="module")
-def pytest_only_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pytest_only_bin(fresh_venv: MakeVenv, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Python with pytest and nothing else: not war-grader, not the reference."""
     folder = tmp_path_factory.mktemp("venv")
-    bin_folder = make_venv(folder / "venv", pytest_only)
+    bin_folder = fresh_venv(folder / "venv", pytest_only)
     for module in ("grader", "reference", "starter", "pytest_timeout"):
         probe = subprocess.run([str(bin_folder / "python"), "-c", f"import {module}"], cwd=folder,
                                capture_output=True, env={"PATH": os.environ["PATH"]})
@@ -265,10 +265,10 @@ def readme_commands(readme: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def readme_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def readme_bin(fresh_venv: MakeVenv, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Python with what the README tells a student to install (pytest, pytest-timeout) and nothing else."""
     folder = tmp_path_factory.mktemp("readme-venv")
-    return make_venv(folder / "venv", lambda name: pytest_only(name) or name.split("-", 1)[0].removesuffix(".py")
+    return fresh_venv(folder / "venv", lambda name: pytest_only(name) or name.split("-", 1)[0].removesuffix(".py")
                      == "pytest_timeout")
 
 
@@ -386,7 +386,7 @@ def classroom_clone(tmp_path: Path) -> Path:
     return repo
 
 
-def test_a_classroom_clone_lists_only_the_students_own_tests(tmp_path):
+def test_a_classroom_clone_lists_only_the_students_own_tests(sandbox, tmp_path):
     """Graded, a clone holding the template's public tests and two tests of the student's own shows exactly those
     two under "Each of your tests" (and in results.json), and no "[no-example]" row."""
     repo = classroom_clone(tmp_path)

@@ -25,7 +25,7 @@ from grader.export import classroom, classroom50
 from grader.export.classroom import ExportError
 from grader.export.classroom50 import check_bundle, export_classroom50
 from grader.export.classroom50_result import check_result_v1, status_of
-from isolated_venv import make_venv, pytest_only
+from isolated_venv import MakeVenv, pytest_only
 from test_export_classroom import README_COMMANDS, parse_yaml, readme_bin, readme_commands  # noqa: F401 (a fixture)
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -56,10 +56,10 @@ def runtime(exported: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pytest_only_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pytest_only_bin(fresh_venv: MakeVenv, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Python with pytest and nothing else: not war-grader, not the reference."""
     folder = tmp_path_factory.mktemp("venv")
-    return make_venv(folder / "venv", pytest_only)
+    return fresh_venv(folder / "venv", pytest_only)
 
 
 def checkout(tmp_path: Path, exported: Path, *, package: str = "reference",
@@ -204,9 +204,9 @@ def test_the_checkouts_own_copy_of_the_tests_and_handout_changes_nothing(tmp_pat
     assert stamped(repo)["score"] == 72
 
 
-def test_without_pytest_and_no_way_to_install_it_the_exit_is_1(tmp_path, exported, runtime):
+def test_without_pytest_and_no_way_to_install_it_the_exit_is_1(fresh_venv, tmp_path, exported, runtime):
     """A Python without pytest whose pip finds no index: an infrastructure error, exit 1 and a ::error:: line."""
-    bin_folder = make_venv(tmp_path / "venv", lambda name: name.split("-", 1)[0] == "pip")
+    bin_folder = fresh_venv(tmp_path / "venv", lambda name: name.split("-", 1)[0] == "pip")
     repo = checkout(tmp_path, exported)
     done, output = run_autograder(repo, runtime, bin_folder)
     assert done.returncode == 1
@@ -411,7 +411,7 @@ def test_every_command_of_the_templates_readme_runs_as_it_says(tmp_path, exporte
         assert done.returncode == expected, f"{command}: exit {done.returncode}\n{done.stdout[-2000:]}"
 
 
-def test_a_graded_clone_becomes_a_classroom50_result_end_to_end(tmp_path, exported):
+def test_a_graded_clone_becomes_a_classroom50_result_end_to_end(sandbox, tmp_path, exported):
     """A student repository made from template/ (the reference in it, .classroom50.yaml added by a commit of its
     own, a submit/ tag), graded with --latest through the sandbox: results.json records the graded commit's full
     SHA, and classroom50 results turns it into a result.json the checker accepts, 80 of 100, with the tag as the

@@ -23,7 +23,7 @@ import pytest
 
 from grader.cli import main
 from grader.export.wheel import build_wheel
-from isolated_venv import everything_but_war_grader, make_venv
+from isolated_venv import MakeVenv, everything_but_war_grader
 
 PROJECT = Path(__file__).resolve().parents[1]
 CORPUS = PROJECT / "tests" / "submissions"
@@ -68,13 +68,14 @@ def unpack(archive: Path, folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """ROOT with the zip unpacked in source/, setup_python.sh run, and run_autograder in place."""
+def autograder(sandbox: str, fresh_venv: MakeVenv, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ROOT with the zip unpacked in source/, setup_python.sh run, and run_autograder in place (which grades through
+    the real sandbox: the tests that use it are slow)."""
     root = tmp_path_factory.mktemp("gradescope") / "autograder"
     archive = root.parent / "autograder.zip"
     assert main(["export", "gradescope", str(archive), "--config", str(SETTINGS)]) == 0
     unpack(archive, root / "source")
-    make_venv(root / "venv", everything_but_war_grader)  # stands in for PyPI: the dependencies, not war-grader
+    fresh_venv(root / "venv", everything_but_war_grader)  # stands in for PyPI: the dependencies, not war-grader
     env = {"PATH": os.environ["PATH"], "AUTOGRADER": str(root), "PYTHON": sys.executable, "PIP_NO_INDEX": "1",
            "HOME": str(root.parent)}
     subprocess.run(["bash", str(root / "source" / "setup_python.sh")], env=env, check=True, timeout=300,
@@ -121,11 +122,18 @@ def test_the_installed_grader_comes_from_the_bundled_wheel_not_this_repository(a
     assert Path(location).is_relative_to(autograder / "venv") and has_ini == has_templates == "True"
 
 
-def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(autograder):
-    """collects_opponent_first gets its pinned score in a results.json that has every documented field."""
+@pytest.fixture(scope="module")
+def flawed(autograder: Path) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """run_autograder on collects_opponent_first, once for the module: what it printed, and results.json read back
+    (the same submission through the same autograder gets the same results every time)."""
     done = run_autograder(autograder, "collects_opponent_first")
     assert done.returncode == 0, done.stderr
-    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    return done, json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+
+
+def test_run_autograder_grades_a_corpus_submission_into_gradescope_results(flawed):
+    """collects_opponent_first gets its pinned score in a results.json that has every documented field."""
+    done, data = flawed
     check_gradescope_results(data)
     assert data["score"] == EXPECTED["collects_opponent_first"]["score"]
     assert any(test["status"] == "failed" for test in data["tests"])
@@ -141,12 +149,10 @@ def test_run_autograder_grades_from_this_checkouts_root_too(autograder):
     assert data["score"] == EXPECTED["perfect"]["score"]
 
 
-def test_a_failing_visible_test_shows_its_sentence_difference_and_replay_lines_in_output(autograder):
+def test_a_failing_visible_test_shows_its_sentence_difference_and_replay_lines_in_output(flawed):
     """Gradescope shows `output`, never extra_data: each visible failure's output holds its sentence, the rule,
     expected and actual, and every line that replays it, as Markdown with the replay in a code block."""
-    done = run_autograder(autograder, "collects_opponent_first")
-    assert done.returncode == 0, done.stderr
-    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    _, data = flawed
     failed = [test for test in data["tests"] if test["status"] == "failed" and test["tags"] != ["student_tests"]
               and test.get("extra_data", {}).get("reproduction")]
     assert failed and data["output_format"] == "md"
@@ -161,12 +167,10 @@ def test_a_failing_visible_test_shows_its_sentence_difference_and_replay_lines_i
             assert repr(extra["difference"]["expected"][0]) in output and "actual:" in output
 
 
-def test_hidden_tests_are_named_by_their_rule_and_their_inputs_withheld(autograder):
+def test_hidden_tests_are_named_by_their_rule_and_their_inputs_withheld(flawed):
     """No hidden test's name, id or replay line reaches a student-visible entry; each rule it checks does, with
     the points and outcome of its tests, and the score still adds up."""
-    done = run_autograder(autograder, "collects_opponent_first")
-    assert done.returncode == 0, done.stderr
-    data = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    _, data = flawed
     hidden = data["extra_data"]["hidden_tests"]
     assert hidden and all(test["visibility"] != "hidden" for test in data["tests"])
     shown = json.dumps([{key: test[key] for key in ("name", "output")} for test in data["tests"]]) + data["output"]

@@ -117,7 +117,7 @@ def test_at_plain_what_the_worker_left_in_tmp_is_deleted(tmp_path, runtime, leve
     assert not planted.exists()
 
 
-def test_plain_is_refused_unless_the_instructor_opts_in(tmp_path):
+def test_plain_is_refused_unless_the_instructor_opts_in(sandbox, tmp_path):
     """--sandbox plain without sandbox.allow_plain is one sentence naming the setting; with it, plain is used
     and every result says the suites were readable"""
     with pytest.raises(SandboxError, match="allow_plain"):
@@ -399,7 +399,7 @@ def test_a_module_named_like_one_python_always_loads_is_told_to_rename(tmp_path,
         probe_client(tmp_path, runtime, level, package="os")
 
 
-def test_a_correct_single_file_named_json_scores_full_marks(tmp_path):
+def test_a_correct_single_file_named_json_scores_full_marks(sandbox, tmp_path):
     """json.py holding a correct solution scores full marks (all but Part E: it has no tests), not 0 for "your
     code has no Queue" """
     from grader.batch import grade
@@ -435,7 +435,7 @@ def test_a_repaired_call_has_a_network_of_its_own(tmp_path, runtime, level):
         client.stop()
 
 
-def test_a_visible_failure_never_carries_what_a_hidden_test_passed(tmp_path):
+def test_a_visible_failure_never_carries_what_a_hidden_test_passed(sandbox, tmp_path):
     """The corpus's replays_hidden_input keeps the first queue of every war it plays, in memory and in its scratch,
     and play_game raises them all: the hidden tests run in a worker of their own, so no visible test's failure (what
     the student's report and Gradescope show) holds the queue of the hidden test_three_wars_in_a_row. With one worker

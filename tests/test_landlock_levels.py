@@ -165,7 +165,7 @@ def test_nothing_outside_the_scratch_is_writable():
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
-def test_a_part_e_run_creates_nothing_in_the_shared_folders(tmp_path, level, x11_like):
+def test_a_part_e_run_creates_nothing_in_the_shared_folders(sandbox, tmp_path, level, x11_like):
     """A student's own test that tries each shared folder and writes its scratch passes on its own package (every
     write outside refused inside the run), and nothing is left on the host"""
     from grader.config import load_config
@@ -202,7 +202,7 @@ PLANTED = Path("/run/lock/war_shared_package")
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
-def test_a_package_planted_in_run_lock_reaches_no_later_student(tmp_path, level, x11_like):
+def test_a_package_planted_in_run_lock_reaches_no_later_student(sandbox, tmp_path, level, x11_like):
     """One batch, one job: a correct partner whose worker plants its package in /run/lock, then plants_run_lock,
     which loads play_game from there if it is found (80 at the uid level without Landlock, its twin 67.53), and
     hides_in_x11_folder, whose runs count themselves in a folder like /tmp/.X11-unix (flipped to a Part E of 0
@@ -229,7 +229,7 @@ def test_a_package_planted_in_run_lock_reaches_no_later_student(tmp_path, level,
 
 
 @pytest.mark.skipif(not available("uid"), reason="the uid level needs root and setpriv")
-def test_in_a_container_the_shared_folders_carry_nothing_between_students():
+def test_in_a_container_the_shared_folders_carry_nothing_between_students(sandbox):
     """Under the container profile (auto chooses uid), with a /tmp/.X11-unix of root's in the container's /tmp:
     the partner, the two attacks and their twins score as in the test above, and no copy is left in /run/lock"""
     shutil.rmtree(PLANTED, ignore_errors=True)
@@ -261,7 +261,7 @@ def test_in_a_container_the_shared_folders_carry_nothing_between_students():
 
 
 @pytest.mark.skipif(not available("uid"), reason="the uid level needs root and setpriv")
-def test_where_landlock_is_missing_the_uid_levels_warning_says_so():
+def test_where_landlock_is_missing_the_uid_levels_warning_says_so(sandbox):
     """Under the container profile with Landlock's calls refused (ENOSYS, Docker's profile before 2022): the
     workers and Part E's runs go on without it, tests_weak scores its pin at the uid level, and its results'
     warning says this kernel has no Landlock and names the folders left shared"""

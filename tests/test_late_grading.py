@@ -29,7 +29,7 @@ extension."""
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[Submission], float]:
+def graded(sandbox: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[Submission], float]:
     """The class graded once with the policy: (out, settings file, submissions, a correct package's points)."""
     folder = tmp_path_factory.mktemp("late")
     klass = folder / "class"
@@ -107,7 +107,7 @@ def test_an_unchanged_policy_keeps_the_results_and_a_changed_one_is_applied_agai
     assert [result.score for result in again.results] == [points, points * 0.9]
 
 
-def test_the_gradescope_autograder_applies_the_policy_from_the_metadata(tmp_path):
+def test_the_gradescope_autograder_applies_the_policy_from_the_metadata(sandbox, tmp_path):
     """ROOT/source/grading.toml with a penalty and no due date, ROOT/submission_metadata.json 26 h after the
     assignment's due date: results.json scores after the penalty and says why in its output"""
     (tmp_path / "source").mkdir()

@@ -92,7 +92,7 @@ def part_e(tests: str):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def test_code_frames_loader_and_gc_are_out_of_reach_on_every_implementation():
+def test_code_frames_loader_and_gc_are_out_of_reach_on_every_implementation(sandbox):
     """Each fingerprinting route fails the same way on every implementation: the tests are valid (they pass on
     every correct run) and catch nothing."""
     result = part_e(JOKER + FINGERPRINTS)
@@ -102,7 +102,7 @@ def test_code_frames_loader_and_gc_are_out_of_reach_on_every_implementation():
     assert caught_by == {"tests/test_war.py::test_joker"}
 
 
-def test_a_fingerprinting_test_scores_what_its_honest_twin_scores():
+def test_a_fingerprinting_test_scores_what_its_honest_twin_scores(sandbox):
     twin = part_e(JOKER)
     cheat = part_e(JOKER + ATTACK)
     assert [scenario.score for scenario in cheat.scenarios] == [scenario.score for scenario in twin.scenarios]

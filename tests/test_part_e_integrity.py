@@ -1,5 +1,6 @@
 """Part E cannot be gamed (issue 17): the corpus's attacks on the students'-own-tests runs, graded through the
-real sandbox once (a module-scoped batch), then checked for what they must not achieve.
+real sandbox once (with the whole corpus: tests/conftest.py's graded_corpus), then checked for what they must not
+achieve.
 
 The attacks are the corpus.json entries marked `at_most_twin` (each pinned at most at its honest twin's score
 by tests/test_corpus.py). This file checks what a score cannot show: that nothing of the wheats or chaffs
@@ -14,9 +15,7 @@ import html
 import json
 import os
 import re
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -51,14 +50,12 @@ def _sandbox_uids() -> range:
     return fresh_uids()
 
 
-@pytest.fixture(scope="module")
-def batch(forget_shared_attack_key) -> Path:
-    """Every corpus submission with tests of its own, graded once, two at a time, under the tighter limits."""
-    out = Path(tempfile.mkdtemp(prefix="war-grader-part-e-integrity-"))
-    results = grade(paths=[CORPUS / name for name in WITH_TESTS], out=out, jobs=2, config_path=CONFIG)
-    assert sorted(result.student for result in results) == WITH_TESTS
-    yield out
-    shutil.rmtree(out, ignore_errors=True)
+@pytest.fixture
+def batch(graded_corpus: Path) -> Path:
+    """Every corpus submission with tests of its own, graded under the tighter limits: as part of the whole corpus,
+    graded once a session (tests/conftest.py's graded_corpus, shared with tests/test_corpus.py)."""
+    assert all((graded_corpus / name / "results.json").is_file() for name in WITH_TESTS)
+    return graded_corpus
 
 
 def _outputs(batch: Path, name: str) -> dict[str, str]:

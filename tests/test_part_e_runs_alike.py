@@ -89,7 +89,7 @@ def test_no_ctypes_once_an_implementation_is_loaded():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_no_run_can_add_a_kernel_key_or_find_an_earlier_runs_ipc(tmp_path, level):
+def test_no_run_can_add_a_kernel_key_or_find_an_earlier_runs_ipc(sandbox, tmp_path, level):
     result = part_e(tmp_path, JOKER + KERNEL, level)
     outcomes = {test.id.partition("::")[2]: test.own_outcome for test in result.tests}
     assert outcomes["test_no_kernel_key_and_no_ipc_left_by_an_earlier_run"] == "passed"
@@ -125,7 +125,7 @@ def test_empty_scratch():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_run_is_pid_1_of_its_own_namespaces_with_an_empty_tmp(tmp_path, level):
+def test_every_run_is_pid_1_of_its_own_namespaces_with_an_empty_tmp(sandbox, tmp_path, level):
     """The same pid, parent pid, an empty /proc, /tmp and /dev/shm in every run: these tests pass on every
     correct run, so they are valid."""
     result = part_e(tmp_path, JOKER + ALIKE, level)
@@ -149,7 +149,7 @@ def test_counts_its_runs():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_test_counting_runs_in_files_finds_nothing_to_count(tmp_path, level):
+def test_a_test_counting_runs_in_files_finds_nothing_to_count(sandbox, tmp_path, level):
     """At every level the count stays at zero (each run starts clean), so the test is valid and catches nothing."""
     result = part_e(tmp_path, JOKER + COUNTER, level)
     assert verdicts(result)["test_counts_its_runs"] == (True, "")
@@ -191,7 +191,7 @@ def test_counts_its_runs_in_time_wait():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_test_counting_runs_in_time_wait_sockets_finds_nothing_to_count(tmp_path, level):
+def test_a_test_counting_runs_in_time_wait_sockets_finds_nothing_to_count(sandbox, tmp_path, level):
     """Each run has a network namespace of its own (a loopback that is down): no port an earlier run left in
     TIME_WAIT, so the count stays at zero, the test is valid and catches nothing (with one loopback shared by the
     runs, it counted them)"""
@@ -214,7 +214,7 @@ def test_leaves_a_folder_it_cannot_delete():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_folder_whose_mode_blocks_deletion_is_still_removed_between_runs(tmp_path, level):
+def test_a_folder_whose_mode_blocks_deletion_is_still_removed_between_runs(sandbox, tmp_path, level):
     result = part_e(tmp_path, JOKER + LOCKED, level)
     assert verdicts(result)["test_leaves_a_folder_it_cannot_delete"] == (True, "")
 
@@ -263,6 +263,54 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
         zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
 
 
+def test_a_reset_leaves_the_copy_byte_for_byte_as_the_snapshot_holds_it(tmp_path, zygote):
+    """What a run changed in the copy is written back, what it deleted restored, what it added (files, folders, a
+    symlink) removed: the next run finds the copy as the first found it"""
+    root = tmp_path / "copy"
+    (root / "starter").mkdir(parents=True)
+    (root / "starter" / "game.py").write_text("def play_game():\n    pass\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_war.py").write_text("def test_a():\n    pass\n")
+    snapshot = zygote._snapshot(str(root))
+    (root / "starter" / "game.py").write_text("changed by a run")
+    (root / "tests" / "test_war.py").unlink()
+    (root / "left" / "deep").mkdir(parents=True)
+    (root / "left" / "deep" / "count").write_text("1")
+    (root / "starter" / "link").symlink_to("/etc/hostname")
+    zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
+    assert zygote._snapshot(str(root)) == snapshot
+    assert sorted(str(path.relative_to(root)) for path in root.rglob("*")) == [
+        "starter", "starter/game.py", "tests", "tests/test_war.py"]
+
+
+def test_an_implementation_is_served_from_memory_at_the_students_own_paths(zygote, monkeypatch):
+    """The finder imports the package and its modules from the sources it was given, each at its file in the
+    student's folder, with every line number 1, and serves no other name; once loaded, it holds no source"""
+    import sys
+
+    sources = {"__init__.py": "from .rules import value\n", "rules.py": "def value():\n\n    return 42\n"}
+    finder = zygote._Sources("e30_served", "/submission/e30_served", dict(sources), {})
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    try:
+        zygote._load_all(finder, salt=7)
+        package = sys.modules["e30_served"]
+        assert package.value() == 42 and package.rules.__file__ == "/submission/e30_served/rules.py"
+        assert {line for *_, line in package.value.__code__.co_lines()} <= {1, None}
+        assert finder.find_spec("e30_other") is None and finder.find_spec("e30_served.rules.deeper") is None
+        assert finder.sources == {} and finder.code == {}
+    finally:
+        for name in [name for name in sys.modules if name.partition(".")[0] == "e30_served"]:
+            del sys.modules[name]
+
+
+def test_the_sandbox_flattens_code_exactly_as_the_trusted_side_does(zygote):
+    """in_sandbox.py keeps its own copy of flat_code (it imports nothing of the grader): both give the same code"""
+    from grader.part_e.runner import flat_code
+
+    source = "class A:\n    def f(self, x):\n\n        return [i * x for i in range(3)]\n"
+    assert zygote.flat_code(source, "/submission/starter/game.py") == flat_code(source, "/submission/starter/game.py")
+
+
 UNSEEDED = '''
 
 import random
@@ -276,7 +324,7 @@ def test_draws_unseeded_numbers():
 '''
 
 
-def test_unseeded_random_numbers_are_the_same_in_every_run(tmp_path):
+def test_unseeded_random_numbers_are_the_same_in_every_run(sandbox, tmp_path):
     """random is seeded alike before collection and before each test: no run draws other numbers, so a test
     using them without a seed gets one outcome on every run (no flip) and the suite still counts."""
     result = part_e(tmp_path, JOKER + UNSEEDED, LEVELS[0])
@@ -298,7 +346,7 @@ def test_an_unseeded_game_is_the_same_game_every_time():
 '''
 
 
-def test_an_unseeded_game_in_a_test_is_the_same_on_every_run(tmp_path):
+def test_an_unseeded_game_in_a_test_is_the_same_on_every_run(sandbox, tmp_path):
     """random.Random() without a seed starts from the same seed in every run, as random does: the unseeded game
     passes on every run of every wheat (valid, no flip) and the suite still counts."""
     result = part_e(tmp_path, JOKER + UNSEEDED_GAME, LEVELS[0])
@@ -321,7 +369,7 @@ def test_fails_on_the_first_reference_run():
 '''
 
 
-def test_no_judged_run_has_a_command_of_its_own(tmp_path):
+def test_no_judged_run_has_a_command_of_its_own(sandbox, tmp_path):
     """Every run after the student's own package gets the very same command, built from the own run: a test that
     fails on a run whose command differs (the reference's first, before issue 26) fails on none, and the honest
     Joker test keeps its points."""
@@ -331,7 +379,7 @@ def test_no_judged_run_has_a_command_of_its_own(tmp_path):
     assert not any("test_fails_on_the_first_reference_run" in verdict.caught_by for verdict in result.chaffs)
 
 
-def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(monkeypatch, tmp_path):
+def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(sandbox, monkeypatch, tmp_path):
     """A zygote that could not set a run up or clean after one says "fault": Part E stops, not graded, and the
     student reads that the grader could not run the tests (never a score from a half-reset sandbox)."""
     import sys

@@ -18,7 +18,7 @@ import pytest
 
 from grader.results import read_results
 
-from isolated_venv import everything_but_war_grader, make_venv
+from isolated_venv import MakeVenv, everything_but_war_grader
 from sandbox_probe import NAMESPACED_PARAMS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ VERSION_PARAMS = [_version_param(version) for version in OTHER_VERSIONS]
 
 
 @pytest.fixture(scope="module")
-def python_of() -> Callable[[str], Path]:
+def python_of(sandbox: str, fresh_venv: MakeVenv) -> Callable[[str], Path]:
     """The python to run for a version: this one for "this", else a fresh virtual environment of that version
     (made once per module) holding the checkout (a .pth, as the editable install does) and this environment's
     packages but war-grader (pure Python there: tests/isolated_venv.py)."""
@@ -81,7 +81,7 @@ def python_of() -> Callable[[str], Path]:
         if interpreter is None:
             pytest.fail(f"CI must have Python {version} (pyenv's), and this machine has none")
         if version not in made:
-            bin_folder = make_venv(folder / version, everything_but_war_grader, python=interpreter)
+            bin_folder = fresh_venv(folder / version, everything_but_war_grader, python=interpreter)
             site_packages = next((folder / version).glob("lib/python*/site-packages"))
             (site_packages / "war-grader-checkout.pth").write_text(f"{ROOT}\n", encoding="utf-8")
             made[version] = bin_folder / "python"

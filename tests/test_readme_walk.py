@@ -53,7 +53,7 @@ def clone(folder: Path, commits: list[tuple[str, bool]]) -> None:
         git(folder, "commit", "-q", "-m", f"commit {number}", date=date)
 
 
-def test_the_instructors_walk_from_due_date_to_gradebook_runs_as_written(tmp_path):
+def test_the_instructors_walk_from_due_date_to_gradebook_runs_as_written(sandbox, tmp_path):
     """Every command exits 0; --at grades bob, whose extension names him by the roster's id, at his own due date;
     the late commits are graded by --latest with the policy (grace day, penalty), changes.csv lists the scores
     that moved, and Canvas and Moodle get every roster student"""

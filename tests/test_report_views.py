@@ -30,7 +30,7 @@ def graded_class(tmp_path: Path) -> Path:
     return out
 
 
-def test_the_instructor_view_goes_beside_the_students_pages_not_over_them(tmp_path):
+def test_the_instructor_view_goes_beside_the_students_pages_not_over_them(sandbox, tmp_path):
     """Issue 20 item 7: OUT/<student>/report.html stays the student view; OUT/instructor/ holds the other"""
     out = graded_class(tmp_path)
     assert (out / "instructor-2" / "results.json").is_file()  # a student so named keeps its result, suffixed
@@ -53,7 +53,7 @@ def test_the_instructor_view_goes_beside_the_students_pages_not_over_them(tmp_pa
     assert (out / "instructor" / "ann" / "report.html").is_file()
 
 
-def test_a_new_batch_removes_the_stale_instructor_view_but_no_result(tmp_path):
+def test_a_new_batch_removes_the_stale_instructor_view_but_no_result(sandbox, tmp_path):
     """Regrading starts a new batch: OUT/instructor (pages of the old one) goes; every results.json stays"""
     out = graded_class(tmp_path)
     assert war_grader("report", str(out), "--view", "instructor").returncode == 0

@@ -134,7 +134,7 @@ def test_the_index_says_when_the_student_view_reveals():
     assert "after the reveal date" not in render_class_overview(results, view="student")
 
 
-def test_grading_keeps_hidden_replay_lines_only_with_a_reveal_date_and_shows_them_once_it_passed(tmp_path):
+def test_grading_keeps_hidden_replay_lines_only_with_a_reveal_date_and_shows_them_once_it_passed(sandbox, tmp_path):
     """Without [reveal] a hidden failure keeps no replay lines (as before); with it they are kept in results.json,
     the student page shows them once the date has passed, and `report` renders them at a later date"""
     klass = tmp_path / "class"

@@ -26,7 +26,7 @@ CLOCK_SHUFFLE = Edit("cards.py", "    rng = random.Random(seed)\n", "    rng = r
 
 
 @pytest.fixture(scope="module")
-def graded() -> dict[str, GradeResult]:
+def graded(sandbox: str) -> dict[str, GradeResult]:
     """The wheat, every chaff and one nondeterministic variant, written as packages with the model Part E tests
     beside them, and graded as one class."""
     folder = Path(tempfile.mkdtemp(prefix="war-grader-rubric-"))

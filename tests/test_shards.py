@@ -28,7 +28,7 @@ CLASS = ("perfect", "collects_opponent_first", "joker_below_king", "loser_card_f
 
 
 @pytest.fixture(scope="module")
-def graded_class(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def graded_class(sandbox: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The class graded once whole (whole/) and once in 4 shards (shard-1..4/), then merged (merged/)."""
     base = tmp_path_factory.mktemp("shards")
     for name in CLASS:

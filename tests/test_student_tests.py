@@ -461,7 +461,7 @@ def test_joker():
 '''
 
 
-def test_no_state_survives_from_one_implementation_to_the_next(tmp_path):
+def test_no_state_survives_from_one_implementation_to_the_next(sandbox, tmp_path):
     """A test that counts its runs in files cannot tell chaffs from wheats: only the honest Joker test catches."""
     folder = submission_with_tests(tmp_path, "counter", STATEFUL)
     result = grade(paths=[folder], out=tmp_path / "out", jobs=1, config_path=TEST_CONFIG)[0]
@@ -474,7 +474,7 @@ def test_no_state_survives_from_one_implementation_to_the_next(tmp_path):
     assert counter.valid and counter.catches == 0
 
 
-def test_the_implementations_are_never_on_the_sandbox_file_system(tmp_path):
+def test_the_implementations_are_never_on_the_sandbox_file_system(sandbox, tmp_path):
     """A test that looks for the reference's or the chaffs' files finds none (they travel in memory)."""
     tests = '''
 import os
@@ -497,7 +497,7 @@ def test_nothing_to_find():
     assert [test.valid for test in result.student_tests.tests] == [True]
 
 
-def test_the_report_shows_part_e_with_misconceptions_and_reasons_but_no_output(tmp_path):
+def test_the_report_shows_part_e_with_misconceptions_and_reasons_but_no_output(sandbox, tmp_path):
     """report.html names an invalid test, with the bug it expects in words, and no run's output; the suite then
     counts for nothing, so no bug is listed as missed by it."""
     tests = '''
@@ -521,7 +521,7 @@ def test_king_beats_joker():
     assert json.loads(raw)["extra_data"]["student_tests"]["status"] == "graded"
 
 
-def test_pytests_usual_fixtures_and_parametrize_work_in_every_run(tmp_path):
+def test_pytests_usual_fixtures_and_parametrize_work_in_every_run(sandbox, tmp_path):
     """tmp_path, capsys, monkeypatch and parametrize are available on every implementation: all tests are valid."""
     tests = '''
 import pytest
@@ -579,7 +579,7 @@ def test_joker():
 """
 
 
-def test_a_test_that_reads_the_run_command_cannot_tell_a_chaff_from_a_wheat(tmp_path):
+def test_a_test_that_reads_the_run_command_cannot_tell_a_chaff_from_a_wheat(sandbox, tmp_path):
     """Everything in a test's process is readable by it: nothing there says which runs stop at a catch (only chaff
     runs do), so a test that fails when told so fails on no chaff and passes on the wheats, as it should."""
     tests = JOKER + """
@@ -614,7 +614,7 @@ def test_told_this_is_a_chaff():
     assert all(command == first for command in later)
 
 
-def test_a_hanging_test_costs_its_deadline_on_the_own_package_and_is_run_on_no_other_implementation(tmp_path):
+def test_a_hanging_test_costs_its_deadline_on_the_own_package_and_is_run_on_no_other_implementation(sandbox, tmp_path):
     """call_timeout (1 s here) on the student's own package, then never again (no judged run's command holds
     it): with game_timeout at 30 s the old design spent a minute on it."""
     tests = JOKER + """
@@ -636,7 +636,8 @@ def test_never_ends():
     assert seconds < 20
 
 
-def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_is_ungradable(tmp_path, monkeypatch):
+def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_is_ungradable(sandbox, tmp_path,
+                                                                                               monkeypatch):
     """Part E's sandbox boots while the hidden suites run; a package that cannot be imported ends the grading
     there, and the sandbox, started but never used, is stopped with its whole process tree."""
     opened, pids = [], []
@@ -656,7 +657,7 @@ def test_part_e_sandbox_started_before_the_suites_is_closed_when_the_submission_
     assert opened[0].session.process is None and not Path(f"/proc/{pids[0]}").exists()  # killed and reaped
 
 
-def test_a_test_that_writes_the_reference_into_its_own_report_line_gets_no_text_through(tmp_path):
+def test_a_test_that_writes_the_reference_into_its_own_report_line_gets_no_text_through(sandbox, tmp_path):
     """The sandbox's pipe belongs to the student's code too: a test that reads the implementation and reports
     its source as an exception's name leaves only "Exception" in the reason."""
     tests = """

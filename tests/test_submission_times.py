@@ -327,7 +327,7 @@ def test_a_canvas_download_is_read_and_other_names_are_unchanged(tmp_path):
     assert single.student == "smithjohn" and single.marked_late
 
 
-def test_a_canvas_download_flows_into_results_json(tmp_path):
+def test_a_canvas_download_flows_into_results_json(sandbox, tmp_path):
     """marked_late and the provenance reach results.json and the report (zips with no package: no sandbox run)"""
     canvas = tmp_path / "canvas"
     canvas.mkdir()
@@ -345,7 +345,7 @@ def test_a_canvas_download_flows_into_results_json(tmp_path):
 # ------------------------------------------------------------------------------------------ a class, graded
 
 
-def test_a_class_of_clones_graded_at_the_deadline_then_at_the_latest(tmp_path, capsys):
+def test_a_class_of_clones_graded_at_the_deadline_then_at_the_latest(sandbox, tmp_path, capsys):
     """--at grades alice's commit before the deadline (the later one that removes her package is not graded),
     lists bob (every commit late) as no submission and carol (not a clone) as graded as it stands; the report
     shows the provenance and the time. The same --at again keeps every result; --latest regrades alice at her
@@ -387,7 +387,7 @@ def test_a_class_of_clones_graded_at_the_deadline_then_at_the_latest(tmp_path, c
     assert by_name["bob"].reason.startswith("no package found") and by_name["bob"].submitted_at == AFTER
 
 
-def test_at_grades_a_student_with_an_extension_at_their_own_due_date(tmp_path):
+def test_at_grades_a_student_with_an_extension_at_their_own_due_date(sandbox, tmp_path):
     """--at the class's due date picks, for a student whose extension runs to 12-03, the last commit by 12-03
     (moved by the extension, as the cut-off is): dave's work of 12-02 is graded on time, and its provenance says
     the deadline was moved; erin, without an extension, is graded at the class's due date as before"""
@@ -412,7 +412,7 @@ def test_at_grades_a_student_with_an_extension_at_their_own_due_date(tmp_path):
     assert erin.outcome == "ungradable" and erin.reason.startswith("no package found")
 
 
-def test_at_applies_an_extension_keyed_by_the_rosters_id_to_a_clone(tmp_path):
+def test_at_applies_an_extension_keyed_by_the_rosters_id_to_a_clone(sandbox, tmp_path):
     """Issue 28 items 1 and 2 together, as the README's walk writes them: extensions.csv names the student by the
     roster's id, the class is clones named war-<login>; with [late] roster the extension reaches war-dpark, whose
     work of 12-02 is graded on time at --at the class's due date"""

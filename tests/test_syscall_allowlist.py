@@ -175,7 +175,7 @@ def test_every_named_channel_is_refused():
 
 
 @pytest.mark.parametrize("level", LEVEL_PARAMS)
-def test_a_part_e_run_is_refused_every_named_channel(tmp_path, level):
+def test_a_part_e_run_is_refused_every_named_channel(sandbox, tmp_path, level):
     """Inside each of Part E's runs, at every level: the same channels fail with EPERM (the test passes on the
     student's own package only if every one does)"""
     from grader.config import load_config

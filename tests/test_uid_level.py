@@ -117,7 +117,7 @@ def test_a_secret_that_stays_readable_is_refused_in_one_line():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_war_grader_grade_in_a_container_scores_the_corpus_as_bubblewrap_does():
+def test_war_grader_grade_in_a_container_scores_the_corpus_as_bubblewrap_does(sandbox):
     """Under the profile, every submission gets its pinned score at the uid level; no cheat beats its twin"""
     folder = Path(tempfile.mkdtemp(prefix="war-grader-container-"))
     try:
@@ -183,7 +183,7 @@ def test_no_run_finds_what_an_earlier_run_left():
 '''
 
 
-def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(tmp_path):
+def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(sandbox, tmp_path):
     """/tmp is the container's: what a run's uid left in its scratch (or, without Landlock, in /tmp) is gone before
     the next run"""
     from grader.config import load_config
@@ -203,7 +203,7 @@ def test_part_e_runs_at_the_uid_level_leave_nothing_for_the_next(tmp_path):
     assert (test.own_outcome, test.valid) == ("passed", True), test.reason
 
 
-def test_a_run_that_kills_its_zygote_leaves_nothing_behind_in_the_container():
+def test_a_run_that_kills_its_zygote_leaves_nothing_behind_in_the_container(sandbox):
     """The corpus's kills_own_zygote graded under the profile (the uid level): its test leaves files anyone may write
     in /tmp, /var/tmp, /dev/shm and /run/lock and kills its helper and zygote, so no reset between runs follows;
     once Part E's sandbox stops, everything its uid owns wherever it could write is removed and checked gone (the
