@@ -23,14 +23,17 @@ FAST_TIER_COVERS = {
 
 @pytest.fixture(scope="module")
 def tiers() -> dict[str, set[str]]:
-    """The node ids `pytest --collect-only -m slow` and `-m "not slow"` collect from the whole suite."""
-    def collected(expression: str) -> set[str]:
-        run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", expression],
-                             cwd=ROOT, capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stdout + run.stderr
-        return {line for line in run.stdout.splitlines() if "::" in line}
-
-    return {"slow": collected("slow"), "fast": collected("not slow")}
+    """The node ids `pytest --collect-only -m slow` and `-m "not slow"` collect from the whole suite (the two
+    collections run side by side)."""
+    runs = {tier: subprocess.Popen([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", expression],
+                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for tier, expression in (("slow", "slow"), ("fast", "not slow"))}
+    found = {}
+    for tier, run in runs.items():
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 0, out + err
+        found[tier] = {line for line in out.splitlines() if "::" in line}
+    return found
 
 
 def test_a_test_is_slow_by_the_fixtures_it_uses_not_by_its_file(tiers):
