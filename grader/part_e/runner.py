@@ -34,7 +34,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import reference
 
@@ -58,6 +58,8 @@ from ..sandbox.isolation import (
     worker_env,
 )
 from ..sandbox import bounded_json
+from ..sandbox.channel import WALL_FACTOR, WALL_SLACK
+from ..sandbox.process_clock import CallClock
 from ..sandbox.process_tree import kill_group
 from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
 from .protocol import OWN_PACKAGE, Implementation, RunCommand, stop_line
@@ -232,7 +234,7 @@ class StudentTests:
         given = given_examples(test_sources, example)
         limits = config.times
         spec, session = self.spec, self.session
-        session.deadline = time.monotonic() + limits.budget
+        session.budget = limits.budget
         session.seed = secret_seed(test_sources, package_sources)
         folder = os.path.join(spec.inside_root, package)
         schema = Schema({os.path.join(spec.inside_root, path): _line_count(text) for path, text in test_sources.items()},
@@ -359,6 +361,9 @@ def _outcome(run: Run, test: str) -> str:
 BOOT_SECONDS = 60.0
 """Most seconds the sandbox may take to start (to import pytest)."""
 
+POLL_SECONDS = 0.1
+"""Longest wait between two readings of a run's clock."""
+
 
 class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
@@ -481,8 +486,18 @@ class _Session:
 
     def __init__(self, command: list[str], env: dict[str, str], limits: Limits, uid: int | None, level: str) -> None:
         self.command, self.env, self.limits, self.uid, self.level = command, env, limits, uid, level
-        self.deadline = time.monotonic() + BOOT_SECONDS
-        """When Part E's budget runs out (grade() sets it)."""
+        self.booting = time.monotonic() + BOOT_SECONDS
+        """When the sandbox must have started by (wall clock: no student code runs before its boot)."""
+        self.budget = BOOT_SECONDS
+        """Seconds Part E's runs may be charged in all (grade() sets it): CPU of the sandbox's tree plus the seconds
+        it idles, counted only while a run is under way, as the hidden suites' calls are (process_clock.py), so a
+        busy machine never ends a student's runs sooner."""
+        self.spent = 0.0
+        """Seconds charged to the runs that have ended."""
+        self.clock: CallClock | None = None
+        """The clock of the run under way."""
+        self.wall_limit = 0.0
+        """When the run under way ends on the wall clock whatever it was charged (the hidden calls' backstop)."""
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
         self.seed = b""
@@ -505,15 +520,27 @@ class _Session:
 
     def wait_boot(self) -> None:
         """Wait until the sandbox has imported pytest and says so."""
-        if self._read(min(BOOT_SECONDS, self._left())).get("boot") is not True:
+        if self._read(lambda: self.booting - time.monotonic()).get("boot") is not True:
             raise _Stopped("The sandbox for your tests did not start.")
 
     def run(self, command: RunCommand, child: str, stop_on: list[str]) -> dict[str, Any]:
         """One run (child: the line its child reads, an implementation's or OWN_PACKAGE); the stop set goes to
         the zygote only once its child has read that line (the child never sees it). The reply is unchecked."""
         self._write(command.line())
+        assert self.process is not None
+        self.clock = CallClock(self.process.pid)
+        self.clock.charged()
+        self.wall_limit = time.monotonic() + (self.budget - self.spent) * WALL_FACTOR + WALL_SLACK
+        try:
+            return self._answer(child, stop_on)
+        finally:
+            self.spent += self.clock.charged()
+            self.clock = None
+
+    def _answer(self, child: str, stop_on: list[str]) -> dict[str, Any]:
+        """Answer the zygote's questions of one run until its report comes."""
         while True:
-            message = self._read(self._left())
+            message = self._read(self._left)
             if message.get("fork") is True:
                 self._write(child)
             elif message.get("ready") is True:
@@ -529,7 +556,19 @@ class _Session:
                 raise _Stopped("The process running your tests stopped answering.")
 
     def _left(self) -> float:
-        return self.deadline - time.monotonic()
+        """Seconds of the budget left now (as charged: see budget)."""
+        clock = self.clock
+        if clock is None:
+            return self.budget - self.spent
+        return min(self.budget - self.spent - clock.charged(), self.wall_limit - time.monotonic())
+
+    def _wait(self, left: float) -> float:
+        """Wall seconds to wait before asking _left again: no later than the charge could first reach the budget
+        (CallClock.until), and at least a millisecond; at most POLL_SECONDS, so a tree that idles is charged."""
+        clock = self.clock
+        if clock is None:
+            return max(0.001, min(left, POLL_SECONDS))
+        return max(0.001, min(clock.until(self.budget - self.spent), POLL_SECONDS))
 
     def _write(self, line: str) -> None:
         assert self.process is not None and self.process.stdin is not None
@@ -539,22 +578,24 @@ class _Session:
         except (BrokenPipeError, OSError):
             raise _Stopped("The process running your tests ended.") from None
 
-    def _read(self, timeout: float) -> dict[str, Any]:
+    def _read(self, left: Callable[[], float]) -> dict[str, Any]:
+        """The zygote's next line, as a dict ({} for what is not one); _Stopped when left() reaches 0 first."""
         assert self.process is not None and self.process.stdout is not None
         stream = self.process.stdout
         with selectors.DefaultSelector() as selector:
             selector.register(stream, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
-                left = timeout if timeout > 0 else 0
-                if left <= 0 or not selector.select(left):
+                seconds = left()
+                if seconds <= 0:
                     raise _Stopped("Your tests used up the time allowed for grading them.")
+                if not selector.select(self._wait(seconds)):
+                    continue
                 chunk = os.read(stream.fileno(), 1 << 20)
                 if not chunk:
                     raise _Stopped("The process running your tests ended.")
                 self.buffer += chunk
                 if len(self.buffer) > self.limits.reply_bytes:
                     raise _Stopped("The process running your tests sent too much.")
-                timeout = self._left()
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
             message = bounded_json.read(line, max_bytes=self.limits.reply_bytes, max_depth=self.limits.json_depth)
