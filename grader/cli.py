@@ -14,7 +14,7 @@ from . import __version__
 from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, LateError, Listener, MergeError,
                     OutputError, RosterError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
                     parse_deadline, render, reveal_set)
-from .config import ConfigError
+from .config import CLI_HELP, ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
 from .export.classroom50_publish import DEFAULT_API, publish as classroom50_publish
@@ -140,11 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports)")
     grade_parser.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, MAX_JOBS),
                               help=f"submissions graded at once, 1 to {MAX_JOBS} (default: the number of cores)")
-    grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds one call into student "
-                              "code may take (grading.toml limits.call_timeout; default 2)")
+    grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help=CLI_HELP["limits.call_timeout"])
     grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
-    grade_parser.add_argument("--sandbox", choices=("auto", *LEVELS),
-                              help="isolation level (grading.toml sandbox.level; default auto)")
+    grade_parser.add_argument("--sandbox", choices=("auto", *LEVELS), help=CLI_HELP["sandbox.level"])
     grade_parser.add_argument("--force", action="store_true", help="regrade every student, even those whose "
                               "saved result still stands (same submission, grader and settings)")
     grade_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
@@ -160,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        description="Grade the reference (must score full marks) and the starter "
                                        "(must score 0) through the real sandbox.")
     check_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
-    check_parser.add_argument("--sandbox", choices=("auto", *LEVELS))
+    check_parser.add_argument("--sandbox", choices=("auto", *LEVELS), help=CLI_HELP["sandbox.level"])
     check_parser.add_argument("--json", action="store_true", help="print both scores as JSON")
 
     report_parser = commands.add_parser("report", help="re-render the HTML reports from saved results",
