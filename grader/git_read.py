@@ -113,6 +113,19 @@ def first_adding(repository: Path, commit: str, path: str) -> str:
     return found[-1] if found else ""
 
 
+def first_parent_root(repository: Path, commit: str) -> str:
+    """The oldest commit on commit's first-parent line (its root); "" when git names none."""
+    text = _git(repository, "rev-list", "--first-parent", "--max-parents=0", _oid(commit))
+    found = [line for line in text.decode("ascii", errors="replace").split() if re.fullmatch(r"[0-9a-f]{40,64}", line)]
+    return found[0] if found else ""
+
+
+def subject_of(repository: Path, commit: str) -> str:
+    """A commit's subject (the first line of its message), as git prints it, uncut."""
+    text = _git(repository, "log", "-1", "--no-show-signature", "--format=%s", f"{_oid(commit)}^{{commit}}")
+    return text.decode("utf-8", errors="replace").strip()
+
+
 def _oid(commit: str) -> str:
     """commit, refused unless it is a full object id (never an option or a revision expression)."""
     if not re.fullmatch(r"[0-9a-f]{40,64}", commit):

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Config, load_config
-from ..git_read import GitError, NoGit, commit_time, first_adding, is_repository, tags_at
+from ..git_read import (GitError, NoGit, commit_time, first_adding, first_parent_root, is_repository, subject_of,
+                        tags_at)
 from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, GradeResult, write_atomically
 from ..reveal import revealed
 from .classroom import ExportError
@@ -46,6 +47,10 @@ SENTENCE = 300
 
 CONFIG_FILE = ".classroom50.yaml"
 """The file Classroom 50 adds to a student repository: the commit that added it is the review's baseline."""
+
+BACKFILL_SUBJECT = "[Classroom 50] Add autograde workflow (enable-autograder)"
+"""The subject of the commit by which Classroom 50 adds CONFIG_FILE to a repository accepted without one; its
+runner then keeps the repository's root as the baseline, and so does war-grader."""
 
 CSV_HEADER = ["login", "repository", "score", "max_score", "outcome", "submission", "commit", "late"]
 """results.csv's columns."""
@@ -130,7 +135,7 @@ def result_v1(result: GradeResult, *, classroom_name: str, assignment: str, logi
         tags = tags_at(clone, sha, "submit/")
         submission = tags[0] if tags else (f"submit/war-grader-{moment.strftime('%Y-%m-%dT%H-%M-%SZ')}-{sha[:7]}")
         commit = f"{repository_url}/commit/{sha}"
-        baseline = first_adding(clone, sha, CONFIG_FILE)
+        baseline = review_baseline(clone, sha)
         review = f"{repository_url}/compare/{baseline}...{sha}" if baseline and baseline != sha else commit
     else:
         moment = datetime.fromisoformat(result.graded_at) if result.graded_at else datetime.now(UTC)
@@ -156,6 +161,15 @@ def result_v1(result: GradeResult, *, classroom_name: str, assignment: str, logi
             "owner": login, "submission": submission, "commit": commit, "release": commit, "review": review,
             "datetime": utc_stamp(moment), "graded_at": graded_at, "score": score,
             "max-score": sum(test["max-score"] for test in tests), "tests": tests}
+
+
+def review_baseline(clone: Path, sha: str) -> str:
+    """The commit the review compares from, as Classroom 50's runner picks it: the oldest commit on sha's
+    first-parent line that added CONFIG_FILE, unless that is the enable-autograder backfill, else the root."""
+    added = first_adding(clone, sha, CONFIG_FILE)
+    if added and subject_of(clone, added) != BACKFILL_SUBJECT:
+        return added
+    return first_parent_root(clone, sha)
 
 
 def utc_stamp(moment: datetime) -> str:
