@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, LateError, Listener, MergeError,
-                    OutputError, RosterError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
-                    parse_deadline, render, reveal_set)
-from .config import CLI_HELP, ConfigError
-from .export.classroom import ExportError, export_classroom
+from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, Listener, Shard, UsageError, check, check_passed,
+                    grade_run, junit, merge_run, parse_deadline, render, reveal_set)
+from .config import CLI_HELP
+from .errors import InternalError, UserError
+from .export.classroom import export_classroom
 from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
 from .export.classroom50_publish import DEFAULT_API, publish as classroom50_publish
 from .export.classroom50_results import classroom50_results
@@ -327,10 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/"
                   + (" (hidden tests revealed: the [reveal] date has passed)" if reveal else ""))
             return EXIT_OK
-    except (UsageError, ConfigError, LateError, RosterError, SandboxError, OutputError, MergeError, ExportError) as error:
+    except UserError as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
-    except GradingError as error:
+    except InternalError as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_FAULT
     except OSError as error:  # the disk failed mid-batch (full): every results.json saved so far is kept

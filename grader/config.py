@@ -16,9 +16,10 @@ from .limits import TimeLimits
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
 from .submissions import ZipLimits
+from .errors import UserError
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError, ValueError):
     """A setting has a value that cannot be used; the message says which and where it came from."""
 
 

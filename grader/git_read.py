@@ -17,6 +17,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from .errors import UserError
 
 GIT_TIMEOUT = 120.0
 """Seconds one git command may take on one clone (a huge history); beyond it that student is ungradable."""
@@ -38,11 +39,11 @@ SAFE_CONFIG = ("core.hooksPath=/dev/null", "core.fsmonitor=false", "log.showSign
 """Settings given on git's command line, above anything the clone's own .git/config says."""
 
 
-class GitError(ValueError):
+class GitError(UserError, ValueError):
     """git cannot read the clone as asked (no such commit, corrupt, too big, too slow): one sentence."""
 
 
-class NoGit(RuntimeError):
+class NoGit(UserError, RuntimeError):
     """git is not installed."""
 
 

@@ -19,6 +19,7 @@ from .canvas_names import read_canvas_name
 from .gradescope_export import read_export
 from .git_read import GitError, check_out, commit_digest
 from .public_tests import MAX_BYTES, is_public
+from .errors import UserError
 
 SKIPPED_NAMES = frozenset({"conftest.py", "sitecustomize.py", "usercustomize.py", "setup.py"})
 """Python files never copied: they would configure pytest or Python rather than play War."""
@@ -48,11 +49,11 @@ DEFAULT_PACKAGE = "starter"
 """The name a package gets when its own folder name cannot be used (it is the student's folder)."""
 
 
-class SubmissionError(ValueError):
+class SubmissionError(UserError, ValueError):
     """The submission cannot be graded as it stands (no package, bad zip): the student's problem."""
 
 
-class UsageError(ValueError):
+class UsageError(UserError, ValueError):
     """A path given on the command line is not a submission or a folder of them."""
 
 

@@ -19,7 +19,7 @@ GRADER = ROOT / "grader"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader", "grader.results", "grader.submissions", "grader.public_tests", "grader.chaffs", "grader.wheat",
-     "grader.limits", "grader.hidden", "grader.late", "grader.commits", "grader.git_read", "grader.canvas_names",
+     "grader.limits", "grader.errors", "grader.hidden", "grader.late", "grader.commits", "grader.git_read", "grader.canvas_names",
      "grader.gradescope_export", "grader.roster"),
     ("grader.sandbox",),
     ("grader.config", "grader.reveal"),
@@ -44,7 +44,7 @@ OUTSIDE = ("reference", "starter")
 CLI_API = ("grader.batch", "grader.export")
 """Where the command line gets its work done: anything from these."""
 
-CLI_NAMES_ONLY = ("grader", "grader.config", "grader.results")
+CLI_NAMES_ONLY = ("grader", "grader.config", "grader.errors", "grader.results")
 """From these the command line takes only types, errors and constants (the version, category titles), never a
 function: it calls nothing below the API."""
 
@@ -162,3 +162,41 @@ def test_the_command_line_asks_the_api_for_all_its_work():
         taken.extend((node.lineno, target, alias.name, getattr(module, alias.name)) for alias in node.names)
     assert taken  # the check looked at something
     assert [(line, f"{target}.{name}") for line, target, name, value in taken if inspect.isroutine(value)] == []
+
+
+def test_every_error_of_grader_belongs_to_one_of_the_two_families():
+    """Each exception class grader/ declares derives from UserError or InternalError (ApiError from their common
+    base), except those of the scripts that run inside the sandbox and two private signals, each named here"""
+    import importlib
+    import inspect
+
+    from grader.errors import InternalError, UserError, WarGraderError
+
+    own = {"grader.sandbox.bounded_json.Refused": "a refusal the reader turns into the student's crash",
+           "grader.sandbox.channel.StudentProblem": "the student's fault, reported in the student's report",
+           "grader.sandbox.channel.Ungradable": "the student's fault: the submission cannot be graded",
+           "grader.sandbox.plain_values.StudentFault": "copied into the sandbox's runtime",
+           "grader.sandbox.syscall_allowlist.Unavailable": "turned into SandboxError where it is raised",
+           "grader.part_e.runner._Stopped": "Part E's end, reported in the student's report",
+           "grader.grading.checks.Mismatch": "an AssertionError, as pytest reports it"}
+    checked = 0
+    for path in sorted(GRADER.rglob("*.py")):
+        name = module_name(path)
+        if "templates" in path.parts or name in ("grader.part_e.in_sandbox", "grader.sandbox.worker",
+                                                 "grader.__main__") or name.endswith("suites.conftest"):
+            continue
+        if "/suites/" in str(path) or "wheat" in path.parts:
+            continue
+        module = importlib.import_module(name)
+        for cls_name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != name or not issubclass(cls, BaseException):
+                continue
+            qualified = f"{name}.{cls_name}"
+            checked += 1
+            if any(issubclass(cls, known) for known in (UserError, InternalError)):
+                continue
+            if cls is WarGraderError or (issubclass(cls, WarGraderError) and cls_name == "ApiError"):
+                continue
+            assert any(issubclass(cls, base) for base in [importlib.import_module(q.rsplit(".", 1)[0]).__dict__[
+                q.rsplit(".", 1)[1]] for q in own]), f"{qualified} is in neither family"
+    assert checked >= 20

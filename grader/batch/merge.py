@@ -13,9 +13,10 @@ from .changes import Change, diff, previous, read_changes, write_changes
 from .class_run import BatchReport
 from .output import render, write_outputs
 from .shards import MANIFEST
+from ..errors import UserError
 
 
-class MergeError(ValueError):
+class MergeError(UserError, ValueError):
     """The shard outputs do not make one whole class (one missing, two alike, different classes): one line."""
 
 

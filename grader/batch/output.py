@@ -28,6 +28,7 @@ from ..report.junit import write_junit
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from ..reveal import revealed
 from ..submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER, UsageError
+from ..errors import UserError
 
 LOCK_NAME = OUTPUT_MARKER
 """The lock file; discovery also knows a folder holding it as an output folder, never a student."""
@@ -45,7 +46,7 @@ REUSABLE_OUTCOMES = ("graded", "ungradable")
 """Outcomes a rerun keeps; a grader fault is the grader's own and is always retried."""
 
 
-class OutputError(Exception):
+class OutputError(UserError):
     """The output folder cannot be used (not a folder, not writable, full, locked): one line for the user."""
 
 

@@ -24,6 +24,7 @@ from ..config import load_config
 from ..results import CATEGORY_TITLES
 from ..public_tests import DIGESTS_PATH, content_digest
 from .templating import render
+from ..errors import UserError
 
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2"
 SETUP_PYTHON = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065  # v5.6.0"
@@ -93,7 +94,7 @@ EXAMPLE_HEADING = re.compile(r"^#+ (.+)\n(?:(?!#).*\n)*?```war-example", re.MULT
 """A worked example's heading: the heading line above a war-example block (its test's parameter id)."""
 
 
-class ExportError(ValueError):
+class ExportError(UserError, ValueError):
     """The export cannot be written as asked (target not empty, bad points, no checkout): one line."""
 
 

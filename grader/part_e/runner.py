@@ -297,7 +297,7 @@ class StudentTests:
                                  stop_on=catching if wheats else []))
                 if len(earlier) + 1 >= CHAFF_RUNS:
                     settled.add(key)
-        except GraderFault as fault:
+        except _SandboxFault as fault:
             return StudentTestsResult("not_run", str(fault))
         except _Stopped as stop:
             if not {reference_key, wheat_key} <= {run.key for run in runs}:
@@ -369,8 +369,9 @@ class _Stopped(Exception):
     """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
 
 
-class GraderFault(_Stopped):
-    """The sandbox could not set a run up or clean up after one: the grader's fault, never the student's."""
+class _SandboxFault(_Stopped):
+    """The sandbox could not set a run up or clean up after one: the grader's fault, never the student's (caught
+    in grade(), which reports Part E as not run with the message; never raised past this module)."""
 
 
 def _run(session: _Session, command: RunCommand, role: str, key: str, implementation: Implementation | None,
@@ -550,7 +551,7 @@ class _Session:
             elif message.get(REFUSED) is True:
                 return message  # a line past json_depth: the run's report is a lie (checked_run)
             elif isinstance(message.get("fault"), str):
-                raise GraderFault(f"The grader could not run your tests (Part E's sandbox: {message['fault'][:200]}); "
+                raise _SandboxFault(f"The grader could not run your tests (Part E's sandbox: {message['fault'][:200]}); "
                                   "ask your instructor.")
             else:
                 raise _Stopped("The process running your tests stopped answering.")

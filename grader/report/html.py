@@ -26,6 +26,7 @@ from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, wri
 from .charts import category_bars, game_comparison, histogram
 from .input import result_paths, try_load
 from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
+from ..errors import UserError
 
 CHANGES = "changes.csv"
 """OUT/changes.csv, written by a regrade that moved scores (grader/batch/changes.py); the index links it."""
@@ -34,7 +35,7 @@ VIEWS = ("student", "instructor")
 """student hides the names and details of hidden tests; instructor shows everything."""
 
 
-class ReportError(ValueError):
+class ReportError(UserError, ValueError):
     """Reports cannot be rendered as asked; the message is one line naming the file or folder."""
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from . import landlock, seccomp_bpf, syscall_allowlist
 from .worker import NEIGHBOURS
+from ..errors import UserError
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
 """Strongest first: bubblewrap, namespaces with unshare, a uid of its own (grader/sandbox/uid_level.py), or
@@ -264,7 +265,7 @@ class SandboxSpec:
         return cls(**values)
 
 
-class SandboxError(RuntimeError):
+class SandboxError(UserError, RuntimeError):
     """The sandbox cannot be set up on this machine (a fault of the grader's, not the student's)."""
 
 
