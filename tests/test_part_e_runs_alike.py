@@ -226,6 +226,7 @@ def zygote(monkeypatch):
     import sys
 
     monkeypatch.syspath_prepend(str(ROOT / "grader" / "sandbox"))
+    monkeypatch.delitem(sys.modules, "run_world", raising=False)
     # It sets os.environ and sys.path for the sandbox's process; give both back, or later pytest runs that this
     # process starts load no plugins ("Unknown config option: timeout").
     monkeypatch.setattr(sys, "path", list(sys.path))
@@ -243,7 +244,7 @@ def test_the_reset_deletes_a_folder_whose_mode_blocks_deletion(tmp_path, zygote)
     (locked / "data").write_text("x")
     locked.chmod(0o500)
     locked.parent.chmod(0o500)
-    zygote._delete(str(tmp_path / "locked"))
+    zygote.run_world._delete(str(tmp_path / "locked"))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -252,7 +253,7 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
     root = tmp_path / "copy"
     root.mkdir()
     (root / "kept.py").write_text("x = 1\n")
-    snapshot = zygote._snapshot(str(root))
+    snapshot = zygote.run_world.snapshot(str(root))
     (root / "left.txt").write_text("from a run")
 
     def refuse(path, *args, **kwargs):
@@ -260,7 +261,7 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
 
     monkeypatch.setattr(zygote.os, "unlink", refuse)
     with pytest.raises(zygote.Fault, match="left.txt could not be deleted"):
-        zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
+        zygote.run_world.reset(str(root), snapshot, sweep=False, private_tmp=False)
 
 
 UNSEEDED = '''

@@ -134,6 +134,7 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
+        shutil.copy(Path(__file__).with_name("run_world.py"), folder / "run_world.py")
         for name in ("process_clock.py", "seccomp_bpf.py", "landlock.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         add_allowlist(folder)
