@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from grader.batch.output import grades_csv
-from grader.cli import main
+from grader.batch import BatchReport
+from grader.cli import held_lines, main
 from grader.hold import HoldError, read_hold
 from test_export_grades import ROSTER, make_out, result, rows, write_roster
 
@@ -79,3 +80,23 @@ def test_a_bad_hold_file_is_one_line_and_status_2(batch, capsys, content, expect
     assert err.count("\n") == 1 and expected in err
     with pytest.raises(HoldError):
         read_hold(hold)
+
+
+def test_grade_and_merge_read_the_hold_file_before_anything_else(tmp_path, capsys):
+    """grade --hold and merge --hold with a bad file stop at once, one line, status 2: nothing graded or merged"""
+    bad = write_hold(tmp_path / "bad.csv", "student\nann\n")
+    (tmp_path / "class").mkdir()
+    assert main(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--hold", str(bad)]) == 2
+    assert main(["merge", str(tmp_path / "nowhere"), "--out", str(tmp_path / "merged"), "--hold", str(bad)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all("the first line must be the header id,reason" in line for line in err)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "merged").exists()
+
+
+def test_the_grade_summary_names_the_held_students_and_ids_naming_no_one():
+    """held_lines: each held student with the reason, then the ids of hold.csv that name no one"""
+    report = BatchReport([], held=["ann: similarity case pending"], hold_unmatched=["zed"])
+    assert held_lines(report).splitlines() == ["1 held back by --hold (grades.csv has their row without a score):",
+                                               "  ann: similarity case pending",
+                                               "--hold names no student of this batch: zed"]
+    assert held_lines(BatchReport([])) == ""

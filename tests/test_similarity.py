@@ -7,14 +7,17 @@ from __future__ import annotations
 import html.parser
 import itertools
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import similarity_class
 from grader.batch import render
-from grader.cli import main
+from grader.cli import SimilarityProgress, main
 from grader.similarity import compare_class, findings_json, similarity_run
 from grader.similarity.compare import scores
 from grader.similarity.fingerprints import fingerprint, tokens
@@ -92,6 +95,43 @@ def test_two_runs_give_identical_bytes(findings, tmp_path):
     data = json.loads((out / "similarity.json").read_text(encoding="utf-8"))
     assert [pair["score"] for pair in data["pairs"]] == sorted((pair["score"] for pair in data["pairs"]), reverse=True)
     assert str(klass) not in (out / "similarity.json").read_text(encoding="utf-8")  # no path of this machine
+
+
+def test_the_json_is_the_same_whatever_the_interpreters_hash_seed(findings, tmp_path):
+    """Two interpreters with different string hash seeds (as two machines have) write the same bytes"""
+    _, _, out, klass, past = findings
+    code = ("import sys; from pathlib import Path; from grader.similarity import similarity_run; "
+            "similarity_run(paths=[Path(sys.argv[1])], out=Path(sys.argv[2]), past=(Path(sys.argv[3]),))")
+    for seed in ("1", "2"):
+        completed = subprocess.run([sys.executable, "-c", code, str(klass), str(tmp_path / seed), str(past)],
+                                   cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True,
+                                   text=True, timeout=120)
+        assert completed.returncode == 0, completed.stderr
+        assert (tmp_path / seed / "similarity.json").read_bytes() == (out / "similarity.json").read_bytes()
+
+
+def test_a_past_class_of_zips_is_read_as_grade_reads_it(findings, tmp_path):
+    """A past class in another layout (each student a .zip) finds the same copy"""
+    report, _, _, klass, past = findings
+    (tmp_path / "zipped").mkdir()
+    for student in past.iterdir():
+        shutil.make_archive(str(tmp_path / "zipped" / student.name), "zip", student)
+    again = compare_class(paths=[klass], past=(tmp_path / "zipped",))
+    assert (again.past[0].a, again.past[0].b, again.past[0].score) == ("from_past_gwen", "zipped/gwen",
+                                                                         report.past[0].score)
+
+
+def test_the_progress_bar_is_drawn_only_on_a_terminal(monkeypatch, capsys):
+    """On a terminal (not CI) a bar with the count; in a pipe nothing"""
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    bar = SimilarityProgress()
+    bar(1, 2, "ann")
+    bar(2, 2, "ben")
+    assert "] 2/2 read ben" in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    SimilarityProgress()(1, 2, "ann")
+    assert capsys.readouterr().err == ""
 
 
 def test_the_json_names_the_matched_spans(findings):

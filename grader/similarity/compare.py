@@ -140,7 +140,8 @@ def spans(a: Own, b: Own, shared: frozenset[int]) -> tuple[Span, ...]:
     """Where a's and b's shared fingerprints stand, runs merged: each fingerprint's first place in a beside its
     first place in b, merged while both sides stay in one file and run on (overlapping or next lines)."""
     placed = [(a.prints[key][0], b.prints[key][0]) for key in shared]
-    placed.sort(key=lambda pair: (pair[0].file, pair[0].first, pair[0].last, pair[1].file, pair[1].first))
+    placed.sort(key=lambda pair: (pair[0].file, pair[0].first, pair[0].last, pair[1].file, pair[1].first,
+                                  pair[1].last, pair[0].hash))  # a total order: no set's order shows through
     merged: list[Span] = []
     for left, right in placed:
         if merged:
