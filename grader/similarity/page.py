@@ -63,8 +63,10 @@ def render_page(report: SimilarityReport) -> str:
     shown = []
     for kind, matches in (("pair", report.pairs), ("reference", report.reference), ("past", report.past)):
         shown += [_shown(kind, match, report) for match in matches[:SHOWN] if match.score >= SHOWN_FLOOR]
+    anchors = {(item.kind, item.match.a, item.match.b): f"{item.kind}-{number}"
+               for number, item in enumerate(shown, start=1)}
     return _environment().get_template("similarity.html").render(
-        report=report, shown=shown, floor=SHOWN_FLOOR, limit=SHOWN, table_rows=TABLE_ROWS)
+        report=report, shown=shown, anchors=anchors, floor=SHOWN_FLOOR, limit=SHOWN, table_rows=TABLE_ROWS)
 
 
 def _shown(kind: str, match: Match, report: SimilarityReport) -> Shown:
