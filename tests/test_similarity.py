@@ -18,7 +18,7 @@ import pytest
 import similarity_class
 from grader.batch import render
 from grader.cli import SimilarityProgress, main
-from grader.similarity import compare_class, findings_json, similarity_run
+from grader.similarity import compare_class, findings_json, run, similarity_run
 from grader.similarity.compare import scores
 from grader.similarity.fingerprints import fingerprint, tokens
 
@@ -254,3 +254,18 @@ def test_a_bad_class_path_is_one_line_and_status_2(tmp_path, capsys):
     assert main(["similarity", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file or folder" in err and "Traceback" not in err
+
+
+def test_a_submission_is_read_only_up_to_its_byte_cap(tmp_path, monkeypatch):
+    """A hostile submission's megabytes cost no more than MAX_BYTES: its files are read in path order up to there"""
+    monkeypatch.setattr(run, "MAX_BYTES", 2000)
+    package = tmp_path / "class" / "big" / "war"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("\n", encoding="utf-8")
+    for name in ("game.py", "structures.py"):
+        (package / name).write_text(similarity_class.HONEST["amara"][name], encoding="utf-8")
+    similarity_class.write_student(tmp_path / "class" / "other", similarity_class.HONEST["chiara"])
+    report = compare_class(paths=[tmp_path / "class"])
+    files = report.code["big"].files
+    assert sum(len(text.encode()) for text in files.values()) == 2000
+    assert list(files) == ["war/__init__.py", "war/game.py"]

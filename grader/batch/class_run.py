@@ -60,13 +60,13 @@ class BatchReport:
     """The ids of hold.csv that name no student of the batch."""
 
 
-def held(results: list[GradeResult], hold: Hold | None) -> dict[str, list[str]]:
-    """BatchReport's held and hold_unmatched for these results."""
-    if hold is None:
-        return {}
-    names = [result.student for result in results]
-    return {"held": [f"{name}: {reason}" for name in names if (reason := hold.reason([name])) is not None],
-            "hold_unmatched": hold.unmatched(names)}
+def held(report: BatchReport, hold: Hold | None) -> BatchReport:
+    """The report with its held and hold_unmatched filled in from its results."""
+    if hold is not None:
+        names = [result.student for result in report.results]
+        report.held = [f"{name}: {reason}" for name in names if (reason := hold.reason([name])) is not None]
+        report.hold_unmatched = hold.unmatched(names)
+    return report
 
 
 Progress = Callable[[GradeResult, bool], None]
@@ -168,7 +168,7 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                                                                 secrets=(out, *(item.path for item in todo))) as batch:
                 grade_all(todo, batch, jobs=jobs, on_result=save)
         ordered = [results[submission.student] for submission in submissions]
-        report = BatchReport(ordered, kept=len(submissions) - len(todo), revealed=reveal, **held(ordered, hold))
+        report = held(BatchReport(ordered, kept=len(submissions) - len(todo), revealed=reveal), hold)
         try:
             output.finish(ordered, hold)
             report.regraded = journal.regraded(ordered)

@@ -61,7 +61,7 @@ def merge_run(folders: list[Path], out: Path, *, reveal: bool = False, hold_path
         with contextlib.suppress(FileNotFoundError):
             (out / CHANGES).unlink()
     render(out, "student", reveal=reveal)
-    return BatchReport(results, changes=changes, regraded=regraded, revealed=reveal, **held(results, hold))
+    return held(BatchReport(results, changes=changes, regraded=regraded, revealed=reveal), hold)
 
 
 def merge_shards(folders: list[Path]) -> list[GradeResult]:

@@ -37,6 +37,10 @@ LISTED_FLOOR = 0.1
 MAX_LISTED = 1000
 """Most pairs similarity.json lists (the closest; a note says how many more reached LISTED_FLOOR)."""
 
+MAX_BYTES = 4 * 2**20
+"""Most bytes of code read from one student (their files in path order; grading copies up to 200 MiB): a hostile
+submission costs no more time or memory than this."""
+
 Progress = Callable[[int, int, str], None]
 """Hears each student read: how many so far, of how many, and who."""
 
@@ -217,7 +221,12 @@ def _read(submission: Submission, limits: ZipLimits) -> tuple[dict[str, str], st
     try:
         with tempfile.TemporaryDirectory(prefix="war-grader-similarity-") as scratch:
             copy = prepare(submission, Path(scratch), limits)
-            files = {name: _text((copy.root / name).read_bytes()) for name in copy.files if not is_test_file(name)}
+            files, left = {}, MAX_BYTES
+            for name in sorted(copy.files):
+                if left > 0 and not is_test_file(name):
+                    with (copy.root / name).open("rb") as handle:
+                        data = handle.read(left)
+                    files[name], left = _text(data), left - len(data)
     except SubmissionError as error:
         return {}, f"unreadable: {error}"
     except OSError as error:
