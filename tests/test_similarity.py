@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import similarity_class
-from grader.batch import render
+from grader.batch import parse_deadline, render
 from grader.cli import SimilarityProgress, main
 from grader.similarity import compare_class, findings_json, run, similarity_run
 from grader.similarity.compare import scores
@@ -269,3 +269,22 @@ def test_a_submission_is_read_only_up_to_its_byte_cap(tmp_path, monkeypatch):
     files = report.code["big"].files
     assert sum(len(text.encode()) for text in files.values()) == 2000
     assert list(files) == ["war/__init__.py", "war/game.py"]
+
+
+def test_at_and_latest_read_each_clone_at_the_commit_grade_would_grade(tmp_path):
+    """ann's clone held her own work at the deadline and ben's copied after it: --at pairs them low, --latest high"""
+    from test_submission_times import AFTER, BEFORE, DEADLINE, commit, git
+
+    for name in ("ann", "ben"):
+        folder = tmp_path / "class" / name
+        folder.mkdir(parents=True)
+        git(folder, "init", "-q", "-b", "main")
+        similarity_class.write_student(folder, similarity_class.HONEST["amara" if name == "ann" else "chiara"])
+        commit(folder, "my own work", BEFORE)
+    shutil.rmtree(tmp_path / "class" / "ann" / "starter")
+    similarity_class.write_student(tmp_path / "class" / "ann", similarity_class.HONEST["chiara"])
+    commit(tmp_path / "class" / "ann", "copied", AFTER)
+    at = compare_class(paths=[tmp_path / "class"], at=parse_deadline(DEADLINE))
+    latest = compare_class(paths=[tmp_path / "class"], latest=True)
+    assert at.students == latest.students == ["ann", "ben"]
+    assert (at.pairs[0].score if at.pairs else 0.0) < 0.2 and latest.pairs[0].score == 1.0
