@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, HoldError, LateError, Listener, MergeError,
-                    OutputError, RosterError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
-                    parse_deadline, render, reveal_set)
+from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, HoldError, LateError, Listener,
+                    MergeError, OutputError, RosterError, SandboxError, Shard, UsageError, check, check_passed,
+                    grade_run, junit, merge_run, parse_deadline, render, reveal_set)
 from .config import ConfigError
 from .export.classroom import ExportError, export_classroom
 from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
@@ -429,7 +429,8 @@ class SimilarityProgress:
             return
         width = 30
         filled = width * done // total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} read {printable(student[:30]):<30}")
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} read "
+                         f"{printable(student[:30]):<30}")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()

@@ -213,8 +213,8 @@ def test_the_page_shows_the_pairs_side_by_side_with_student_text_escaped(finding
     assert 'class="matched"' in page and "renamed_amara" in page
     assert "never a verdict" in page and "instructor only" in page
     hostile = dict(similarity_class.HONEST["amara"])
-    hostile["game.py"] = hostile["game.py"].replace('    a = p1.dequeue()\n',
-                                                    '    a = p1.dequeue()\n    label = "</pre><script>alert(1)</script>"\n')
+    markup = '    label = "</pre><script>alert(1)</script>"\n'
+    hostile["game.py"] = hostile["game.py"].replace('    a = p1.dequeue()\n', '    a = p1.dequeue()\n' + markup)
     assert hostile["game.py"] != similarity_class.HONEST["amara"]["game.py"]
     similarity_class.write_student(tmp_path / "class" / "mallory", hostile)
     similarity_class.write_student(tmp_path / "class" / "trent", similarity_class.renamed(hostile, {"a": "x"}))
@@ -249,11 +249,16 @@ def test_the_command_line_writes_both_files_and_says_what_it_found(findings, tmp
     assert printed.err == ""  # no bar off a terminal
 
 
-def test_a_bad_class_path_is_one_line_and_status_2(tmp_path, capsys):
-    """A class that does not exist: one line on stderr, no traceback, status 2"""
+def test_a_bad_class_path_is_one_line_and_status_2(findings, tmp_path, capsys):
+    """A class that does not exist, or the class given again as a past class: one line on stderr, status 2"""
     assert main(["similarity", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file or folder" in err and "Traceback" not in err
+    klass = findings[3]
+    assert main(["similarity", str(klass), "--out", str(tmp_path / "out"), "--past", f"{klass}/"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "that is the class being compared" in err
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_submission_is_read_only_up_to_its_byte_cap(tmp_path, monkeypatch):

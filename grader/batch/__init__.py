@@ -22,7 +22,8 @@ from .merge import MergeError, merge, merge_run, merge_shards
 from .output import INSTRUCTOR_FOLDER, OutputError, grades_csv, junit, render, reveal_set, write_outputs
 from .shards import Shard
 
-__all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "HoldError", "INSTRUCTOR_FOLDER", "LEVELS", "LateError", "Listener",
-           "MAX_JOBS", "MergeError", "OutputError", "RosterError", "SandboxError", "Shard", "UsageError", "check", "check_passed",
-           "find_class", "grade", "grade_into", "grade_run", "grade_submissions", "grades_csv", "junit", "merge",
-           "merge_run", "merge_shards", "parse_deadline", "render", "reveal_set", "write_outputs"]
+__all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "HoldError", "INSTRUCTOR_FOLDER", "LEVELS",
+           "LateError", "Listener", "MAX_JOBS", "MergeError", "OutputError", "RosterError", "SandboxError", "Shard",
+           "UsageError", "check", "check_passed", "find_class", "grade", "grade_into", "grade_run",
+           "grade_submissions", "grades_csv", "junit", "merge", "merge_run", "merge_shards", "parse_deadline",
+           "render", "reveal_set", "write_outputs"]

@@ -130,7 +130,7 @@ def compare_class(*, paths: list[Path], out: Path | None = None, past: tuple[Pat
     starter = _package_prints("starter")
     read: list[tuple[str, dict[str, str], list[fingerprints.Print]]] = []
     not_compared: list[NotCompared] = []
-    past_classes = _past_classes(past, out)
+    past_classes = _past_classes(past, out, paths)
     total = len(submissions) + sum(len(students) for _, students in past_classes)
     done = [0]
 
@@ -199,12 +199,14 @@ def _ranked(matches: Iterable[Match | None]) -> list[Match]:
     return sorted(found, key=lambda match: (-match.score, match.a, match.b))
 
 
-def _past_classes(paths: tuple[Path, ...], out: Path | None) -> list[tuple[str, list[Submission]]]:
+def _past_classes(paths: tuple[Path, ...], out: Path | None, current: list[Path]) -> list[tuple[str, list[Submission]]]:
     """Each past class read as `grade` reads a class, labelled by its folder's name (a suffix -2... for a name
-    given twice)."""
+    given twice); UsageError for a past class that is the current class itself."""
     classes: list[tuple[str, list[Submission]]] = []
     labels: set[str] = set()
     for path in paths:
+        if any(path.resolve() == given.resolve() for given in current):
+            raise UsageError(f"--past {path}: that is the class being compared; give a past class's folder")
         label, count = path.resolve().name or "past", 1
         while label in labels:
             count += 1
