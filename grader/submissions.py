@@ -300,7 +300,11 @@ MAX_NAME = 255
 INSTRUCTOR_FOLDER = "instructor"
 """The output folder's subfolder for the instructor view of the reports (`report OUT --view instructor`)."""
 
-RESERVED_NAMES = frozenset({"grades.csv", "index.html", INSTRUCTOR_FOLDER})
+SIMILARITY_JSON, SIMILARITY_HTML = "similarity.json", "similarity.html"
+"""The findings of `war-grader similarity` in its --out folder: the instructor's alone (the instructor view of the
+class index links the page; no student page does)."""
+
+RESERVED_NAMES = frozenset({"grades.csv", "index.html", INSTRUCTOR_FOLDER, SIMILARITY_JSON, SIMILARITY_HTML})
 """Names of the output folder's own files and folders: a student so named gets a suffix, like a second student of
 a name."""
 

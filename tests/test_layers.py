@@ -19,14 +19,14 @@ GRADER = ROOT / "grader"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader", "grader.results", "grader.submissions", "grader.public_tests", "grader.chaffs", "grader.wheat",
-     "grader.limits", "grader.errors", "grader.hidden", "grader.late", "grader.commits", "grader.git_read", "grader.canvas_names",
-     "grader.gradescope_export", "grader.roster"),
+     "grader.limits", "grader.errors", "grader.hidden", "grader.late", "grader.commits", "grader.git_read",
+     "grader.canvas_names", "grader.gradescope_export", "grader.roster", "grader.hold"),
     ("grader.sandbox",),
     ("grader.config", "grader.reveal"),
     ("grader.part_e",),
     ("grader.grading",),
     ("grader.report",),
-    ("grader.batch",),
+    ("grader.batch", "grader.similarity"),
     ("grader.export",),
     ("grader.cli", "grader.__main__"),
 )
@@ -35,13 +35,13 @@ plain data every layer shares (result types, submissions, the chaffs and wheats 
 folders to hide); sandbox/ runs code
 and knows no settings file; config reads grading.toml into the sandbox's limits and everyone's settings; part_e
 judges the student's own tests; grading runs the hidden suites and scores both; report renders results; batch is
-the grading API; export packages it for Classroom and Gradescope (whose autograder calls batch); the command
+the grading API, and similarity beside it compares the students' code; export packages it for Classroom and Gradescope (whose autograder calls batch); the command
 line is the top."""
 
 OUTSIDE = ("reference", "starter")
 """The assignment itself (the instructor's solution and the students' stubs): below every layer."""
 
-CLI_API = ("grader.batch", "grader.export")
+CLI_API = ("grader.batch", "grader.export", "grader.similarity")
 """Where the command line gets its work done: anything from these."""
 
 CLI_NAMES_ONLY = ("grader", "grader.config", "grader.errors", "grader.results")
@@ -145,7 +145,7 @@ def test_the_layer_check_sees_an_upward_import_and_an_undeclared_package():
 
 
 def test_the_command_line_asks_the_api_for_all_its_work():
-    """cli.py imports from grader only the API (grader.batch, grader.export) and, from the layers below it,
+    """cli.py imports from grader only the API (grader.batch, grader.export, grader.similarity) and, from the layers below it,
     types, errors and constants, never a function: it parses and prints"""
     source = (GRADER / "cli.py").read_text(encoding="utf-8")
     taken = []

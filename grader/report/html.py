@@ -23,6 +23,7 @@ import markupsafe
 from ..late import Lateness
 from ..part_e.judge import CREDIT_RULE
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
+from ..submissions import SIMILARITY_HTML
 from .charts import category_bars, game_comparison, histogram
 from .input import result_paths, try_load
 from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
@@ -84,7 +85,8 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
             page = path.parent if pages is None else pages / path.parent.name
             written.append(_write(page / "report.html", render_student_report(result, view=view, reveal=reveal)))
     index = _write((pages or out) / "index.html",
-                   _render_overview(rows, view=view, changes=changes_link(out, pages or out), revealed=reveal))
+                   _render_overview(rows, view=view, changes=changes_link(out, pages or out), revealed=reveal,
+                                    similarity=similarity_link(out, pages or out, view)))
     written.append(index)
     if unreadable:
         path, problem = unreadable[0]
@@ -104,7 +106,8 @@ def render_results(out: Path, results: list[GradeResult], *, view: str = "studen
     written = [write_student_report(out, result, view=view, reveal=reveal) for result in results
                if result.student not in rendered]
     written.append(_write(out / "index.html", render_class_overview(results, view=view, revealed=reveal,
-                                                                    changes=changes_link(out, out))))
+                                                                    changes=changes_link(out, out),
+                                                                    similarity=similarity_link(out, out, view))))
     return written
 
 
@@ -113,6 +116,14 @@ def changes_link(out: Path, pages: Path) -> str | None:
     if not (out / CHANGES).is_file():
         return None
     return "./" + quote(os.path.relpath(out / CHANGES, pages))
+
+
+def similarity_link(out: Path, pages: Path, view: str) -> str | None:
+    """The link from the instructor view's index in pages to OUT/similarity.html (`war-grader similarity`), None
+    without one, and always None in the student view: the page is the instructor's alone."""
+    if view != "instructor" or not (out / SIMILARITY_HTML).is_file():
+        return None
+    return "./" + quote(os.path.relpath(out / SIMILARITY_HTML, pages))
 
 
 def write_student_report(out: Path, result: GradeResult, *, view: str = "student", reveal: bool = False) -> Path:
@@ -154,12 +165,13 @@ def render_student_report(result: GradeResult, *, view: str = "student", reveal:
 
 
 def render_class_overview(results: list[GradeResult], *, view: str = "student", changes: str | None = None,
-                          revealed: bool = False) -> str:
+                          revealed: bool = False, similarity: str | None = None) -> str:
     """OUT/index.html for these results: a table linking to each <student>/report.html, and the class's charts;
-    `changes` is the link to changes.csv, if the batch moved scores; `revealed` says the reports show hidden tests."""
+    `changes` is the link to changes.csv, if the batch moved scores; `revealed` says the reports show hidden tests;
+    `similarity` is the link to similarity.html, shown in the instructor view only."""
     _check_view(view)
     return _render_overview([_Entry(folder=result.student, result=result, problem="") for result in results],
-                            view=view, changes=changes, revealed=revealed)
+                            view=view, changes=changes, revealed=revealed, similarity=similarity)
 
 
 def load_result(path: Path) -> GradeResult:
@@ -220,7 +232,8 @@ class OverviewRow:
     """The late policy's verdict, shown as a mark beside the total when the submission was late."""
 
 
-def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = None, revealed: bool = False) -> str:
+def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = None, revealed: bool = False,
+                     similarity: str | None = None) -> str:
     """The class overview for these entries."""
     columns = list(CATEGORY_TITLES)
     for entry in entries:
@@ -251,6 +264,7 @@ def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = 
         graded_count=len(graded),
         view=view,
         changes=changes,
+        similarity=similarity if view == "instructor" else None,
         revealed=revealed,
         rows=rows,
         columns=[(column, CATEGORY_TITLES.get(column, column)) for column in columns],
