@@ -276,6 +276,33 @@ def test_a_program_is_told_only_what_it_plays(graded):
     assert {c.id for c in short.categories if c.score < c.max_score and c.id != "student_tests"} == {"exhaustion"}
 
 
+HELPER_REPAIRED = "Joker order (above every rank) in your own helper that orders the cards"
+
+REPAIRED_WHERE_IT_IS = {
+    "lifo_queue_read_directly": ("data_structures", "Queue.dequeue (first in, first out, on your Queue's own storage)"),
+    "joker_compared_as_text_in_helper": ("joker_dominance", HELPER_REPAIRED),
+    "joker_unknown_to_helper": ("joker_dominance", HELPER_REPAIRED),
+}
+"""Bugs no handout function's repair reaches alone (a Queue's list read by the game itself, a private helper that
+orders cards), each with its own category and the smallest repair that proves its excuses (issue 27 items 2 and
+8). A game whose Joker only meets a Queen or a King in a round is excused by repairing play_round, as before."""
+
+
+@pytest.mark.parametrize("name", sorted(REPAIRED_WHERE_IT_IS))
+def test_a_bug_no_handout_function_holds_is_repaired_where_it_is_and_charged_once(graded, name):
+    """The bug costs points in its own category alone; every test it breaks elsewhere is excused by a repaired
+    run, and the games no handout function's repair mends name the method or helper repaired"""
+    category, words = REPAIRED_WHERE_IT_IS[name]
+    result = read_results(graded / name / "results.json")
+    assert {c.id for c in result.categories if c.score < c.max_score and c.id != "student_tests"} == {category}
+    excused = [test for test in result.tests if test.outcome == "excused"]
+    assert excused and all(test.category != category for test in excused)
+    proofs = (words, "the reference's play_round in place of yours", "the reference's resolve_war in place of yours")
+    assert all(any(proof in test.follows_from for proof in proofs) for test in excused), \
+        [t.follows_from for t in excused]
+    assert any(words in test.follows_from for test in excused if test.category in ("full_game", "extensions"))
+
+
 def test_each_parametrized_case_has_a_name_of_its_own(graded):
     """No two rows of results.json share a name: a parametrized test's case is part of its name"""
     data = json.loads((graded / "perfect" / "results.json").read_text())
