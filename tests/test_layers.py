@@ -177,12 +177,13 @@ def test_every_error_of_grader_belongs_to_one_of_the_two_families():
            "grader.sandbox.channel.Ungradable": "the student's fault: the submission cannot be graded",
            "grader.sandbox.plain_values.StudentFault": "copied into the sandbox's runtime",
            "grader.sandbox.syscall_allowlist.Unavailable": "turned into SandboxError where it is raised",
-           "grader.part_e.runner._Stopped": "Part E's end, reported in the student's report",
+           "grader.part_e.session.Stopped": "Part E's end, reported in the student's report",
            "grader.grading.checks.Mismatch": "an AssertionError, as pytest reports it"}
     checked = 0
     for path in sorted(GRADER.rglob("*.py")):
         name = module_name(path)
-        if "templates" in path.parts or name in ("grader.part_e.in_sandbox", "grader.part_e.run_world", "grader.sandbox.worker",
+        if "templates" in path.parts or name in ("grader.part_e.in_sandbox", "grader.part_e.run_world",
+                                                 "grader.part_e.run_sources", "grader.sandbox.worker",
                                                  "grader.__main__") or name.endswith("suites.conftest"):
             continue
         if "/suites/" in str(path) or "wheat" in path.parts:

@@ -338,10 +338,11 @@ def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_their
     import sys
 
     from grader.part_e import runner
+    from grader.part_e import session as session_module
 
     script = ("import json, sys\nprint(json.dumps({'boot': True}), flush=True)\nsys.stdin.readline()\n"
               "print(json.dumps({'fault': '/tmp could not be emptied'}), flush=True)\nsys.stdin.readline()\n")
-    session = runner._Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
+    session = session_module.Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
     session.launch()
     student_tests = runner.StudentTests(tmp_path, "starter", ("tests/test_war.py",), (), load_config(TEST_CONFIG))
     (tmp_path / "tests").mkdir()

@@ -19,6 +19,7 @@ from grader.part_e.judge import (KNOWN_EXCEPTIONS, MISS_FACTOR, SCENARIOS, Run, 
                                  scenario_sentence)
 from grader.results import StudentTestsResult
 from grader.part_e import runner
+from grader.part_e import session as session_module
 from grader.part_e.runner import checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
 from grader.results import CATEGORY_TITLES, read_results
@@ -284,7 +285,7 @@ def test_a_report_nested_past_json_depth_is_a_crash_of_that_run(levels):
     from grader.part_e.protocol import RunCommand
     from grader.sandbox.isolation import Limits
 
-    session = runner._Session([sys.executable, "-c", NESTED_DONE.replace("LEVELS", str(levels))], {}, Limits(),
+    session = session_module.Session([sys.executable, "-c", NESTED_DONE.replace("LEVELS", str(levels))], {}, Limits(),
                               None, "plain")
     session.launch()
     session.budget = 30
@@ -551,13 +552,13 @@ def part_e_alone(into: Path, folder: Path, **limits: float):
     copy = prepare(Submission(folder.name, folder), into / "copy")
     config = load_config(TEST_CONFIG, overrides={f"limits.{key}": value for key, value in limits.items()})
     commands = []
-    session_run = runner._Session.run
+    session_run = session_module.Session.run
 
     def recorded(self, command, sources, stop_on):
         commands.append(command)
         return session_run(self, command, sources, stop_on)
 
-    runner._Session.run = recorded
+    session_module.Session.run = recorded
     try:
         started = time.monotonic()
         result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests,
@@ -565,7 +566,7 @@ def part_e_alone(into: Path, folder: Path, **limits: float):
                                      slot=0)
         return result, time.monotonic() - started, commands
     finally:
-        runner._Session.run = session_run
+        session_module.Session.run = session_run
 
 
 JOKER = """
@@ -803,10 +804,10 @@ while True:
 """A stand-in for Part E's sandbox: each run either takes milliseconds (MODE "quick") or never ends ("spin")."""
 
 
-def _stand_in_session(mode: str, budget: float) -> runner._Session:
+def _stand_in_session(mode: str, budget: float) -> session_module.Session:
     from grader.sandbox.isolation import Limits
 
-    session = runner._Session([sys.executable, "-c", RUNS_FOREVER.replace("MODE", repr(mode))], {}, Limits(),
+    session = session_module.Session([sys.executable, "-c", RUNS_FOREVER.replace("MODE", repr(mode))], {}, Limits(),
                               None, "plain")
     session.launch()
     session.budget = budget
@@ -814,7 +815,7 @@ def _stand_in_session(mode: str, budget: float) -> runner._Session:
     return session
 
 
-def _stand_in_run(session: runner._Session) -> dict:
+def _stand_in_run(session: session_module.Session) -> dict:
     from grader.part_e.protocol import RunCommand
 
     return session.run(RunCommand(root="/submission", package="starter", files=("tests/test_war.py",),
@@ -840,7 +841,7 @@ def test_part_e_budget_stops_a_run_that_never_ends_once_charged():
     session = _stand_in_session("spin", 0.6)
     try:
         started = time.monotonic()
-        with pytest.raises(runner._Stopped, match="used up the time allowed"):
+        with pytest.raises(session_module.Stopped, match="used up the time allowed"):
             _stand_in_run(session)
         assert 0.6 <= session.spent < 1.0 and time.monotonic() - started < 0.6 * 4 + 1.5
     finally:
