@@ -19,8 +19,8 @@ GRADER = ROOT / "grader"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader", "grader.results", "grader.submissions", "grader.public_tests", "grader.chaffs", "grader.wheat",
-     "grader.limits", "grader.errors", "grader.hidden", "grader.late", "grader.commits", "grader.git_read",
-     "grader.canvas_names", "grader.gradescope_export", "grader.roster", "grader.hold"),
+     "grader.limits", "grader.errors", "grader.rubric", "grader.hidden", "grader.late", "grader.commits",
+     "grader.git_read", "grader.canvas_names", "grader.gradescope_export", "grader.roster", "grader.hold"),
     ("grader.sandbox",),
     ("grader.config", "grader.reveal"),
     ("grader.part_e",),

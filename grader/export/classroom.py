@@ -25,6 +25,7 @@ from ..results import CATEGORY_TITLES
 from ..public_tests import DIGESTS_PATH, content_digest
 from .templating import render
 from ..errors import UserError
+from ..rubric import PART_E
 
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2"
 SETUP_PYTHON = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065  # v5.6.0"
@@ -37,9 +38,6 @@ PYTHON_VERSION = "3.11"
 
 TIMEOUT_MINUTES = 5
 """Minutes one command-grader step may run (its unit is minutes); the tests' own limit is 10 s each."""
-
-PART_E = "student_tests"
-"""The category the public tests cannot earn: the student's own tests, judged by the grader alone."""
 
 PUBLIC_CATEGORIES: dict[str, str] = {
     "test_structures.py": "data_structures",

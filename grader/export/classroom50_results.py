@@ -29,6 +29,7 @@ from .classroom50 import NAME, scale_of
 from .classroom50_result import SCHEMA, check_result_v1
 from .gradebook import load_batch
 from .student_markdown import code_block, literal, part_e_markdown, scenario_verdicts, test_markdown
+from ..rubric import PART_E
 
 LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
 """A GitHub login: letters, digits and single hyphens inside, at most 39 characters."""
@@ -193,7 +194,7 @@ def _category_entry(result: GradeResult, category: str, score: float, max_score:
         "passed": all(test.outcome in EARNING_OUTCOMES for test in tests),
         "score": min(_scaled(score, scale), maximum), "max-score": maximum, "category": category,
         "points": round(score, 2), "max_points": round(max_score, 2)}
-    if category == "student_tests":
+    if category == PART_E:
         part_e = result.student_tests
         entry["passed"] = score >= max_score
         if part_e is not None:
@@ -259,7 +260,7 @@ def _comment(result: GradeResult, data: dict[str, Any], classroom_name: str, ass
                       f"{literal(rule or 'hidden tests')} ({len(outcomes)} test{'s' * (len(outcomes) != 1)})"
                       for (category, rule), outcomes in rules.items()]
         parts.append("\n".join(lines))
-    failing = [test for test in result.tests if (reveal or not test.hidden) and test.category != "student_tests"
+    failing = [test for test in result.tests if (reveal or not test.hidden) and test.category != PART_E
                and test.outcome not in EARNING_OUTCOMES]
     if failing:
         parts.append("### What failed")

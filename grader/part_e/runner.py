@@ -55,6 +55,7 @@ from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
 from .protocol import OWN_PACKAGE, Implementation, RunCommand
 from .session import REFUSED, SandboxFault, Session, Stopped
 from ..results import StudentTestsResult
+from ..rubric import PART_E
 
 SCRIPT = "student_tests_sandbox.py"
 """The in-sandbox script's name in the runtime (in_sandbox.py in this folder)."""
@@ -298,7 +299,7 @@ class StudentTests:
             note = f"{stop} The buggy versions not run twice by then count as missed." \
                 if len(settled) < len(chaffs) else ""
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
-                       points=config.points.get("student_tests", 0.0), test_timeout=limits.call_timeout,
+                       points=config.points.get(PART_E, 0.0), test_timeout=limits.call_timeout,
                        deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
 

@@ -28,6 +28,7 @@ from .charts import category_bars, game_comparison, histogram
 from .input import result_paths, try_load
 from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
 from ..errors import UserError
+from ..rubric import PART_E
 
 CHANGES = "changes.csv"
 """OUT/changes.csv, written by a regrade that moved scores (grader/batch/changes.py); the index links it."""
@@ -292,7 +293,7 @@ def class_misses(graded: list[GradeResult]) -> tuple[list[tuple[str, str, int]],
     judged: Counter[str] = Counter()
     for result in graded:
         rules.update({(test.rule or test.name, CATEGORY_TITLES.get(test.category, test.category))
-                      for test in result.tests if test.category != "student_tests" and test.score < test.max_score})
+                      for test in result.tests if test.category != PART_E and test.score < test.max_score})
         diagnoses.update({category.diagnosis for category in result.categories if category.diagnosis})
         own = result.student_tests
         judged_suite = own is not None and own.status == "graded" and not own.invalid and not own.untrusted
