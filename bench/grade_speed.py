@@ -66,7 +66,7 @@ def take_walls_down() -> None:
         (folder / "syscall_allowlist.bpf").write_bytes(ALLOW_ALL)
         (folder / "landlock.py").write_text(NO_LANDLOCK)
         for script, real in (("repair_server.py", "libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0"),
-                             (part_e_runner.SCRIPT, "| CLONE_NEWIPC | CLONE_NEWNET)")):
+                             ("run_world.py", "| CLONE_NEWIPC | CLONE_NEWNET)")):
             path = folder / script
             if path.is_file():
                 text = path.read_text()
