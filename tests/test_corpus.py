@@ -315,12 +315,13 @@ def test_each_parametrized_case_has_a_name_of_its_own(graded):
 
 
 def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_counting(graded, tmp_path):
-    """one_face_down's longest_war_chain differs on deck 6 only because its _War class plays 1 card down: its
-    play_game is, field for field, the reference's game with face_down=1, and its counter is seen counting a
-    chain of 2 right on deck 3, so the failure follows from the Forced-war rule. The same student with a counter
-    that never goes above 1 is charged there: repairing the face-down count alone would not make it pass."""
+    """one_face_down's longest_war_chain differs on the counters' deck of seed 2253 (3 cycles, 2 with face_down=1)
+    only because its _War class plays 1 card down: its play_game is, field for field, the reference's game with
+    face_down=1, and its counter is seen counting a chain of 3 right on a fixed deck where that game has one, so
+    the failure follows from the Forced-war rule. The same student with a counter that never goes above 1 is
+    charged there: repairing the face-down count alone would not make it pass."""
     result = read_results(graded / "one_face_down" / "results.json")
-    chain = next(test for test in result.tests if test.id == "test_extensions.py::test_longest_war_chain[6]")
+    chain = next(test for test in result.tests if test.id == "test_extensions.py::test_longest_war_chain[2253]")
     assert chain.outcome == "excused" and "charged in Forced war" in chain.follows_from
     assert "every field of GameResult" in chain.follows_from
     assert next(c for c in result.categories if c.id == "extensions").score == 4.0
@@ -333,5 +334,24 @@ def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_count
     [again] = grade(paths=[capped], out=tmp_path / "out", jobs=1,
                     config_path=ROOT / "tests" / "data" / "grading-test.toml")
     lost = {test.id: test.outcome for test in again.tests if test.category == "extensions" and test.score < test.max_score}
-    assert lost == {"test_extensions.py::test_longest_war_chain[3]": "failed",
-                    "test_extensions.py::test_longest_war_chain[6]": "failed"}
+    assert lost == {"test_extensions.py::test_longest_war_chain[2253]": "failed",
+                    "test_extensions.py::test_longest_war_chain[2364]": "failed"}
+
+
+def test_a_missing_joker_leaves_the_counters_observed_and_unexcused(graded):
+    """The counters are played on decks without Jokers (issue 27 item 4): a program without Jokers, even one whose
+    cards are compared inline where no repair reaches (jokerless_inline_order), passes every counter test outright,
+    no excuse needed, and keeps all of Extensions while Joker dominance charges its Joker"""
+    counters = ("test_wars_counts", "test_longest_war_chain", "test_history_records")
+    for name in ("jokerless_inline_order", "joker_key_error", "joker_unknown_to_helper"):
+        result = read_results(graded / name / "results.json")
+        seen = [test for test in result.tests if test.category == "extensions"
+                and test.id.split("::", 1)[1].startswith(counters)]
+        assert len(seen) == 5 and all(test.outcome == "passed" for test in seen), name
+        categories = {c.id: c for c in result.categories}
+        assert categories["extensions"].score == categories["extensions"].max_score, name
+        assert categories["joker_dominance"].score < categories["joker_dominance"].max_score, name
+    no_chain = read_results(graded / "no_jokers_chain_zero" / "results.json")
+    assert {test.id: test.outcome for test in no_chain.tests if test.category == "extensions" and test.outcome != "passed"} \
+        == {"test_extensions.py::test_longest_war_chain[2253]": "failed",
+            "test_extensions.py::test_longest_war_chain[2364]": "failed"}
