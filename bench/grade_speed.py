@@ -2,13 +2,17 @@
 per-submission cost beside the floor (the same hidden suites run against the reference in process, in a run
 forked from the same suite server).
 
-    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e [thorough|weak]]
+    python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e [thorough|weak]] [--walls off]
 
 --corpus also grades one copy of tests/submissions (hostile ones included) and prints each one's time.
 --part-e gives every student a Part E suite, the thorough one (tests_thorough instead of perfect: it catches
 every chaff, so every chaff runs twice) or with `--part-e weak` the weak one (tests_weak: its Joker tests catch
 2 chaffs, and every other chaff runs once), and prints the median time of Part E alone: compare with a run
 without it for the time Part E adds per submission.
+--walls off grades with the walls of issue 25 taken down, to measure what they cost side by side: the system
+call allowlist becomes a one-instruction filter that allows everything (installed as often as the real one),
+Landlock is never applied, and Part E's runs and repaired calls get no network namespace of their own. It edits
+the runtime this process builds, never grader/: a class graded so is not graded safely.
 A script, not a test: it prints numbers.
 """
 
@@ -19,6 +23,7 @@ import json
 import os
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -42,6 +47,34 @@ WHEAT_RUNS times (a chaff that no test failed on its first run is not run again)
 
 SUITES = {"thorough": "tests_thorough", "weak": "tests_weak"}
 """--part-e's suites: the corpus submission each student is a copy of."""
+
+
+ALLOW_ALL = struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000)
+"""BPF_RET | BPF_K, SECCOMP_RET_ALLOW: the cheapest filter there is."""
+
+NO_LANDLOCK = ("def abi():\n    return 0\n\ndef confine(**_):\n    pass\n\n"
+               "def student_ruleset(**_):\n    return None\n\ndef enforce(*_, **__):\n    pass\n")
+"""A landlock.py that restricts nothing."""
+
+
+def take_walls_down() -> None:
+    """Make every runtime this process builds from now on carry the walls' stand-ins (see --walls)."""
+    import grader.part_e.runner as part_e_runner  # noqa: PLC0415
+    import grader.sandbox.isolation as isolation  # noqa: PLC0415
+
+    def add_nothing(folder: Path) -> None:
+        (folder / "syscall_allowlist.bpf").write_bytes(ALLOW_ALL)
+        (folder / "landlock.py").write_text(NO_LANDLOCK)
+        for script, real in (("repair_server.py", "libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0"),
+                             ("run_world.py", "| CLONE_NEWIPC | CLONE_NEWNET)")):
+            path = folder / script
+            if path.is_file():
+                text = path.read_text()
+                assert real in text, f"{script} changed: --walls off no longer knows how to take its namespace down"
+                path.write_text(text.replace(real, "False" if "==" in real else "| CLONE_NEWIPC)"))
+
+    isolation.add_allowlist = add_nothing
+    part_e_runner.add_allowlist = add_nothing
 
 
 def floor_seconds(runs: int) -> float:
@@ -75,7 +108,11 @@ def main() -> None:
     parser.add_argument("--corpus", action="store_true", help="also time one copy of the whole corpus")
     parser.add_argument("--part-e", nargs="?", const="thorough", choices=sorted(SUITES), default=None,
                         help="each student carries Part E tests: the thorough suite (the default) or the weak one")
+    parser.add_argument("--walls", choices=("on", "off"), default="on",
+                        help="off: no allowlist, Landlock or per-run network namespace, to measure their cost")
     args = parser.parse_args()
+    if args.walls == "off":
+        take_walls_down()
 
     with tempfile.TemporaryDirectory(prefix="war-grader-bench-") as scratch:
         klass = Path(scratch) / "class"
@@ -91,7 +128,7 @@ def main() -> None:
         print(f"{args.students} correct submissions, --jobs {args.jobs}: {elapsed:.1f} s in all, "
               f"{args.students / elapsed:.2f} submissions/s")
         print(f"per submission (median, wall, inside its slot): {per:.3f} s "
-              f"(sandbox level {results[0].sandbox})")
+              f"(sandbox level {results[0].sandbox}, walls {args.walls})")
         part_e = statistics.median(result.timings.get("student_tests", 0.0) for result in results)
         print(f"of which Part E (the {args.part_e} suite, at most {PART_E_RUNS} runs), median: {part_e:.3f} s"
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")

@@ -54,11 +54,11 @@ def one_child(module, prepared, implementation, folder: Path) -> tuple[float, fl
             os.dup2(null, 1)
             os.dup2(null, 2)
             started = time.perf_counter()
-            finder = module._Sources(folder.name, str(folder), dict(implementation.sources),
+            finder = module.run_sources.Sources(folder.name, str(folder), dict(implementation.sources),
                                      dict(implementation.code))
             sys.meta_path.insert(0, finder)
-            module._load_all(finder, 1)
-            module._hide_implementation(frozenset(str(folder / name) for name in implementation.sources))
+            module.run_sources.load_all(finder, 1)
+            module.run_sources.hide_implementation(frozenset(str(folder / name) for name in implementation.sources))
             loaded = time.perf_counter()
             prepared.recorder.fd, prepared.recorder.select_ids = null, None
             prepared.run()

@@ -11,17 +11,18 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, GradingError, LateError, Listener, MergeError,
-                    OutputError, RosterError, SandboxError, Shard, UsageError, check, check_passed, grade_run, junit, merge_run,
-                    parse_deadline, render, reveal_set)
-from .config import ConfigError
-from .export.classroom import ExportError, export_classroom
+from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, Listener, Shard, UsageError, check, check_passed,
+                    grade_run, junit, merge_run, parse_deadline, render, reveal_set)
+from .config import CLI_HELP
+from .errors import InternalError, UserError
+from .export.classroom import export_classroom
 from .export.classroom50 import DEFAULT_ASSIGNMENT as CLASSROOM50_ASSIGNMENT, export_classroom50
 from .export.classroom50_publish import DEFAULT_API, publish as classroom50_publish
 from .export.classroom50_results import classroom50_results
 from .export.gradebook import DEFAULT_ASSIGNMENT, FORMATS, export_grades, summary as gradebook_summary, write_export
 from .export.gradescope import export_gradescope
 from .results import CATEGORY_TITLES, GradeResult
+from .similarity import SimilarityReport, similarity_run
 
 CLASSROOM_RETIRED = "2026-08-28"
 """The day GitHub Classroom was retired: `export classroom` says so, and points at `export classroom50`."""
@@ -116,6 +117,19 @@ def changes_line(report: BatchReport, out: Path) -> str:
     return printable(f"{count} score{'s' * (count != 1)} changed: see {out}/changes.csv") + "\n"
 
 
+def held_lines(report: BatchReport) -> str:
+    """The students --hold held back from grades.csv, and its ids that name no one, each line ending in a newline;
+    "" without --hold."""
+    lines = []
+    if report.held:
+        count = len(report.held)
+        lines.append(f"{count} held back by --hold (grades.csv has their row without a score):")
+        lines += [f"  {line}" for line in report.held]
+    if report.hold_unmatched:
+        lines.append("--hold names no student of this batch: " + ", ".join(report.hold_unmatched))
+    return "".join(printable(line) + "\n" for line in lines)
+
+
 def results_json(report: BatchReport) -> str:
     """grade's and merge's --json: each student's results.json, and for a student whose score this regrade
     moved, a "change" (before, after, the rules whose outcome changed), as in OUT/changes.csv."""
@@ -140,11 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade_parser.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports)")
     grade_parser.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, MAX_JOBS),
                               help=f"submissions graded at once, 1 to {MAX_JOBS} (default: the number of cores)")
-    grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help="seconds one call into student "
-                              "code may take (grading.toml limits.call_timeout; default 2)")
+    grade_parser.add_argument("--timeout", type=float, metavar="SECONDS", help=CLI_HELP["limits.call_timeout"])
     grade_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
-    grade_parser.add_argument("--sandbox", choices=("auto", *LEVELS),
-                              help="isolation level (grading.toml sandbox.level; default auto)")
+    grade_parser.add_argument("--sandbox", choices=("auto", *LEVELS), help=CLI_HELP["sandbox.level"])
     grade_parser.add_argument("--force", action="store_true", help="regrade every student, even those whose "
                               "saved result still stands (same submission, grader and settings)")
     grade_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
@@ -155,12 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
                               "DEADLINE by committer date (ISO 8601 with an offset, e.g. 2026-12-01T23:59-05:00)")
     grade_parser.add_argument("--latest", action="store_true", help="grade each git clone's last commit, its "
                               "committer date the submission time")
+    grade_parser.add_argument("--hold", type=Path, metavar="FILE", help=HOLD_HELP)
 
     check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
                                        description="Grade the reference (must score full marks) and the starter "
                                        "(must score 0) through the real sandbox.")
     check_parser.add_argument("--config", type=Path, help="a grading.toml overriding the defaults")
-    check_parser.add_argument("--sandbox", choices=("auto", *LEVELS))
+    check_parser.add_argument("--sandbox", choices=("auto", *LEVELS), help=CLI_HELP["sandbox.level"])
     check_parser.add_argument("--json", action="store_true", help="print both scores as JSON")
 
     report_parser = commands.add_parser("report", help="re-render the HTML reports from saved results",
@@ -171,6 +184,25 @@ def build_parser() -> argparse.ArgumentParser:
     report_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
                                "the student view shows hidden tests in full")
 
+    similarity_parser = commands.add_parser(
+        "similarity", help="compare the students' code with one another, the reference and past classes",
+        description="Read a class as grade does and compare each student's own package code (Part E tests and "
+        "public test files left out, the starter's code and code most of the class shares discounted) with every "
+        "other student's, the reference's and each past class's; write OUT/similarity.json and the instructor's "
+        "OUT/similarity.html. A score is evidence for a person to weigh, never a verdict (docs/similarity.md).")
+    similarity_parser.add_argument("paths", nargs="+", type=Path, metavar="CLASS",
+                                   help="a class folder (or submissions), read as grade reads it")
+    similarity_parser.add_argument("--out", type=Path, default=Path("reports"),
+                                   help="where similarity.json and similarity.html go (default reports)")
+    similarity_parser.add_argument("--config", type=Path, help="a grading.toml (zip limits, [late] extensions "
+                                   "for --at)")
+    similarity_parser.add_argument("--past", type=Path, nargs="+", action="extend", default=[], metavar="PAST_CLASS",
+                                   help="a past class's folder, read as grade reads a class; each student is "
+                                   "compared with it one way")
+    similarity_parser.add_argument("--at", metavar="DEADLINE", help="read each git clone at its last commit at or "
+                                   "before DEADLINE, as grade --at does")
+    similarity_parser.add_argument("--latest", action="store_true", help="read each git clone at its last commit")
+
     merge_parser = commands.add_parser("merge", help="combine the outputs of `grade --shard i/n` runs",
                                        description="Combine the --out folders of every shard of one class into one "
                                        "grades.csv, results.json per student and index.html, in class order.")
@@ -180,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     merge_parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     merge_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
                               "the student view shows hidden tests in full")
+    merge_parser.add_argument("--hold", type=Path, metavar="FILE", help=HOLD_HELP)
 
     c50_parser = commands.add_parser("classroom50", help="Classroom 50: each student's graded result as its "
                                      "result.json and a Feedback comment", description="The teacher's side of "
@@ -259,7 +292,14 @@ def build_parser() -> argparse.ArgumentParser:
     grades_parser.add_argument("--to", type=Path, metavar="FILE", help="write there (default: standard output)")
     grades_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, metavar="NAME",
                                help=f"the gradebook column's name (default {DEFAULT_ASSIGNMENT})")
+    grades_parser.add_argument("--hold", type=Path, metavar="FILE", help="a CSV id,reason of students whose grade "
+                               "is held back while a case is pending: left out of canvas and moodle, no points in csv")
     return parser
+
+
+HOLD_HELP = ("a CSV id,reason of students whose grade is held back while a case is pending: grades.csv keeps their "
+             "row without a score (outcome held)")
+"""--hold's help on grade and merge."""
 
 
 def _jobs(text: str) -> int:
@@ -308,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("check passed" if ok else "check FAILED")
             return EXIT_OK if ok else EXIT_FAULT
         if args.command == "merge":
-            merged = merge_run(args.shards, args.out, reveal=reveal_set(args.config))
+            merged = merge_run(args.shards, args.out, reveal=reveal_set(args.config), hold_path=args.hold)
             results = merged.results
             if args.junit:
                 junit(results, args.junit)
@@ -317,9 +357,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 print(summary(results, args.out))
                 print(changes_line(merged, args.out), end="")
+                print(held_lines(merged), end="")
             return EXIT_FAULT if any(r.outcome == "grader_fault" for r in results) else EXIT_OK
         if args.command == "export":
             return _export(args)
+        if args.command == "similarity":
+            return _similarity(args)
         if args.command == "classroom50":
             return _classroom50_results(args) if args.action == "results" else _classroom50_publish(args)
         if args.command == "report":
@@ -329,10 +372,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rendered {len(written)} pages of the {args.view} view in {where}/"
                   + (" (hidden tests revealed: the [reveal] date has passed)" if reveal else ""))
             return EXIT_OK
-    except (UsageError, ConfigError, LateError, RosterError, SandboxError, OutputError, MergeError, ExportError) as error:
+    except UserError as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_USAGE
-    except GradingError as error:
+    except InternalError as error:
         print(printable(f"war-grader: {error}"), file=sys.stderr)
         return EXIT_FAULT
     except OSError as error:  # the disk failed mid-batch (full): every results.json saved so far is kept
@@ -354,7 +397,7 @@ def _grade_command(args: argparse.Namespace) -> int:
         report = grade_run(paths=args.paths, out=args.out, jobs=args.jobs, config_path=args.config,
                            timeout=args.timeout, sandbox=args.sandbox, force=args.force, shard=args.shard,
                            listener=Progress(quiet=args.json), latest=args.latest,
-                           at=None if args.at is None else parse_deadline(args.at))
+                           at=None if args.at is None else parse_deadline(args.at), hold_path=args.hold)
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.junit:
@@ -364,11 +407,63 @@ def _grade_command(args: argparse.Namespace) -> int:
     else:
         print(summary(report.results, args.out, kept=report.kept))
         print(changes_line(report, args.out), end="")
+        print(held_lines(report), end="")
     if report.write_error:
         print(printable(f"war-grader: {report.write_error}; every results.json is saved, run the same command "
                         "again to rebuild the rest"), file=sys.stderr)
         return EXIT_FAULT
     return EXIT_FAULT if any(r.outcome == "grader_fault" for r in report.results) else EXIT_OK
+
+
+class SimilarityProgress:
+    """similarity's progress: a bar on a terminal (not in CI), nothing in a pipe."""
+
+    def __init__(self) -> None:
+        self.bar = sys.stderr.isatty() and not os.environ.get("CI")
+
+    def __call__(self, done: int, total: int, student: str) -> None:
+        if not self.bar or not total:
+            return
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} read "
+                         f"{printable(student[:30]):<30}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _similarity(args: argparse.Namespace) -> int:
+    """similarity: compare, write OUT/similarity.json and .html, print the summary."""
+    report = similarity_run(paths=args.paths, out=args.out, past=tuple(args.past), config_path=args.config,
+                            at=None if args.at is None else parse_deadline(args.at), latest=args.latest,
+                            progress=SimilarityProgress())
+    for line in report.said:
+        print(printable(f"war-grader: {line}"), file=sys.stderr)
+    print(similarity_summary(report, args.out))
+    return EXIT_OK
+
+
+def similarity_summary(report: SimilarityReport, out: Path) -> str:
+    """similarity's summary: who was compared, the closest pair, student to the reference and to a past class."""
+    count = len(report.students)
+    lines = [f"compared {count} student{'s' * (count != 1)}"
+             + (f" ({len(report.not_compared)} not compared)" if report.not_compared else "")
+             + f"; {len(report.pairs)} pair{'s' * (len(report.pairs) != 1)} listed"]
+    if report.pairs:
+        best = report.pairs[0]
+        lines.append(f"closest pair: {best.a} and {best.b}, {100 * best.score:.0f}%")
+    if report.reference:
+        best = report.reference[0]
+        lines.append(f"closest to the reference: {best.a}, {100 * best.score:.0f}% of its own code")
+    if report.past:
+        best = report.past[0]
+        lines.append(f"closest to a past class: {best.a}, {100 * best.score:.0f}% of its own code in {best.b}")
+    lines += [f"  not compared: {item.student}: {item.reason}" for item in report.not_compared]
+    lines += [f"  {note}" for note in report.notes]
+    lines.append(f"wrote {out}/similarity.json and {out}/similarity.html: for the instructor only, evidence to weigh, "
+                 f"never a verdict (the instructor view links the page: war-grader report {out} --view instructor)")
+    return printable("\n".join(lines))
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -444,7 +539,8 @@ def _classroom50_publish(args: argparse.Namespace) -> int:
 
 def _export_grades(args: argparse.Namespace) -> int:
     """export grades OUT: the CSV to --to (summary on stdout) or to stdout (summary on stderr)."""
-    export = export_grades(args.out, args.format, roster_path=args.roster, assignment=args.assignment)
+    export = export_grades(args.out, args.format, roster_path=args.roster, assignment=args.assignment,
+                           hold_path=args.hold)
     if args.to is not None:
         write_export(export, args.to, args.out)
         print(printable("\n".join(gradebook_summary(export, str(args.to)))))

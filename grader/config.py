@@ -16,9 +16,10 @@ from .limits import TimeLimits
 from .results import CATEGORY_TITLES
 from .sandbox.isolation import LEVELS, Limits
 from .submissions import ZipLimits
+from .errors import UserError
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError, ValueError):
     """A setting has a value that cannot be used; the message says which and where it came from."""
 
 
@@ -91,7 +92,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sandbox", "coverage", bool, "measure which lines of the submission run"),
     Setting("sandbox", "allow_plain", bool, "grade at the plain level (resource limits only), where student "
             "code could read the hidden suites and the reference"),
-    Setting("visibility", "hidden", list, "test ids or patterns hidden from students",
+    Setting("visibility", "hidden", list, "tests whose names and details students do not see (ids or fnmatch "
+            "patterns); only their category's score shows in the student view",
             lambda v: all(isinstance(item, str) for item in v), "a list of strings"),
     Setting("reveal", "after", str, "when the student view starts showing hidden tests in full (inputs and replay "
             "lines): an ISO 8601 date with an offset, \"due\" for the [late] section's due date, or \"\" for never",
@@ -264,3 +266,51 @@ def _check_floor(values: dict[str, Any], sources: dict[str, str]) -> None:
             continue
         raise ConfigError(f"limits.deadline_floor = {floor!r} from {sources['limits.deadline_floor']} must be "
                           f"<= {ceiling} ({values[ceiling]!r} from {sources[ceiling]})")
+
+
+def _shipped() -> dict[str, Any]:
+    """The value grader/grading.toml gives each setting, by "section.key"."""
+    data = _read_toml(files("grader").joinpath("grading.toml").read_text(), "the defaults")
+    return {f"{s.section}.{s.key}": data.get(s.section, {}).get(s.key) for s in SETTINGS}
+
+
+DEFAULTS: dict[str, Any] = _shipped()
+"""The shipped value of every setting, by "section.key" (grading.toml's, read once)."""
+
+
+def _shown(value: Any) -> str:
+    """A default as the docs and the command line show it."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return f"{len(value)} tests" if value else "none"
+    return str(value)
+
+
+CLI_HELP: dict[str, str] = {
+    f"{s.section}.{s.key}": f"{s.help} (grading.toml {s.section}.{s.key}; default {_shown(DEFAULTS[f'{s.section}.{s.key}'])})"
+    for s in SETTINGS
+}
+"""The command line's help for an option that sets a setting: its one description, where it lives, its default."""
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting that docs/settings.md holds (tests/test_config.py keeps them equal)."""
+    rows = ["| Key | Default | What it sets | Allowed |", "| --- | --- | --- | --- |"]
+    for s in SETTINGS:
+        name = f"{s.section}.{s.key}"
+        rows.append(f"| `{name}` | `{_shown(DEFAULTS[name]).replace('|', '&#124;')}` | {s.help} | "
+                    f"{s.rule or ('true or false' if s.kind is bool else s.kind.__name__)} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--table"]:
+        sys.exit("usage: python -m grader.config --table")
+    sys.stdout.write(settings_table())

@@ -17,6 +17,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from .errors import UserError
 
 GIT_TIMEOUT = 120.0
 """Seconds one git command may take on one clone (a huge history); beyond it that student is ungradable."""
@@ -38,11 +39,11 @@ SAFE_CONFIG = ("core.hooksPath=/dev/null", "core.fsmonitor=false", "log.showSign
 """Settings given on git's command line, above anything the clone's own .git/config says."""
 
 
-class GitError(ValueError):
+class GitError(UserError, ValueError):
     """git cannot read the clone as asked (no such commit, corrupt, too big, too slow): one sentence."""
 
 
-class NoGit(RuntimeError):
+class NoGit(UserError, RuntimeError):
     """git is not installed."""
 
 
@@ -111,6 +112,19 @@ def first_adding(repository: Path, commit: str, path: str) -> str:
                 _oid(commit), "--", path)
     found = [line for line in text.decode("ascii", errors="replace").split() if re.fullmatch(r"[0-9a-f]{40,64}", line)]
     return found[-1] if found else ""
+
+
+def first_parent_root(repository: Path, commit: str) -> str:
+    """The oldest commit on commit's first-parent line (its root); "" when git names none."""
+    text = _git(repository, "rev-list", "--first-parent", "--max-parents=0", _oid(commit))
+    found = [line for line in text.decode("ascii", errors="replace").split() if re.fullmatch(r"[0-9a-f]{40,64}", line)]
+    return found[0] if found else ""
+
+
+def subject_of(repository: Path, commit: str) -> str:
+    """A commit's subject (the first line of its message), as git prints it, uncut."""
+    text = _git(repository, "log", "-1", "--no-show-signature", "--format=%s", f"{_oid(commit)}^{{commit}}")
+    return text.decode("utf-8", errors="replace").strip()
 
 
 def _oid(commit: str) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .roster import Roster, find_student, read_roster, submissions_of
+from .errors import UserError
 
 DAY = 86_400
 """Seconds in a day of lateness (a "started day" is any part of one)."""
@@ -33,7 +34,7 @@ KEYS = ("due", "penalty_per_day", "penalty_per_hour", "max_penalty", "cutoff", "
 """The keys of grading.toml's [late] table."""
 
 
-class LateError(ValueError):
+class LateError(UserError, ValueError):
     """A [late] setting, an extensions file, a grace ledger or a Gradescope metadata file cannot be used: one
     line naming the file, the line and the fix."""
 

@@ -12,17 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from .late import Lateness
+from .rubric import CATEGORIES
 
-CATEGORY_TITLES: dict[str, str] = {
-    "data_structures": "Data structures",
-    "joker_dominance": "Joker dominance",
-    "normal_rounds": "Normal rounds",
-    "forced_war": "Forced war",
-    "exhaustion": "Exhaustion during war",
-    "full_game": "Full game",
-    "extensions": "Extensions",
-    "student_tests": "Your tests (Part E)",
-}
+CATEGORY_TITLES: dict[str, str] = {category.key: category.title for category in CATEGORIES}
 """Every category, in the order reports show them, with its title."""
 
 OUTCOMES = ("graded", "ungradable", "grader_fault")

@@ -28,6 +28,7 @@ import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from .errors import UserError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # late.py imports this module, and results.py late.py
@@ -43,7 +44,7 @@ CANVAS_KIND = KINDS.index("Canvas download name")
 """The kind compared without hyphens on both sides (canvas_key)."""
 
 
-class RosterError(ValueError):
+class RosterError(UserError, ValueError):
     """The roster cannot be used (no header, a row without an id, two students with one id): one line."""
 
 

@@ -19,6 +19,7 @@ from .canvas_names import read_canvas_name
 from .gradescope_export import read_export
 from .git_read import GitError, check_out, commit_digest
 from .public_tests import MAX_BYTES, is_public
+from .errors import UserError
 
 SKIPPED_NAMES = frozenset({"conftest.py", "sitecustomize.py", "usercustomize.py", "setup.py"})
 """Python files never copied: they would configure pytest or Python rather than play War."""
@@ -48,11 +49,11 @@ DEFAULT_PACKAGE = "starter"
 """The name a package gets when its own folder name cannot be used (it is the student's folder)."""
 
 
-class SubmissionError(ValueError):
+class SubmissionError(UserError, ValueError):
     """The submission cannot be graded as it stands (no package, bad zip): the student's problem."""
 
 
-class UsageError(ValueError):
+class UsageError(UserError, ValueError):
     """A path given on the command line is not a submission or a folder of them."""
 
 
@@ -299,7 +300,11 @@ MAX_NAME = 255
 INSTRUCTOR_FOLDER = "instructor"
 """The output folder's subfolder for the instructor view of the reports (`report OUT --view instructor`)."""
 
-RESERVED_NAMES = frozenset({"grades.csv", "index.html", INSTRUCTOR_FOLDER})
+SIMILARITY_JSON, SIMILARITY_HTML = "similarity.json", "similarity.html"
+"""The findings of `war-grader similarity` in its --out folder: the instructor's alone (the instructor view of the
+class index links the page; no student page does)."""
+
+RESERVED_NAMES = frozenset({"grades.csv", "index.html", INSTRUCTOR_FOLDER, SIMILARITY_JSON, SIMILARITY_HTML})
 """Names of the output folder's own files and folders: a student so named gets a suffix, like a second student of
 a name."""
 

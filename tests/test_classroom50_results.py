@@ -12,6 +12,7 @@ import csv
 import dataclasses
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,36 @@ def test_an_untagged_commit_gets_the_synthetic_name_and_a_gh_teacher_download_fo
     assert status == 0 and list(written) == ["Bob"]
     assert written["Bob"]["submission"] == f"submit/war-grader-2026-10-03T16-22-41Z-{sha[:7]}"
     assert f"/{CLASSROOM}-{ASSIGNMENT}-bob/commit/" in written["Bob"]["commit"]
+
+
+def test_the_review_compares_from_the_root_where_classroom50_does(tmp_path):
+    """As Classroom 50's runner: with no commit adding .classroom50.yaml, or only the enable-autograder backfill
+    adding it, the review compares from the first-parent root; a graded root commit is its own review."""
+    no_marker = tmp_path / "class" / "ivy"
+    no_marker.mkdir(parents=True)
+    git(no_marker, "init", "-q", "-b", "main")
+    (no_marker / "README.md").write_text("war\n")
+    git(no_marker, "add", "-A")
+    git(no_marker, "commit", "-qm", "template")
+    root = git(no_marker, "rev-parse", "HEAD")
+    (no_marker / "game.py").write_text("x = 1\n")
+    git(no_marker, "add", "-A")
+    git(no_marker, "commit", "-qm", "work")
+    ivy = git(no_marker, "rev-parse", "HEAD")
+    backfilled = tmp_path / "class" / "jo"
+    shutil.copytree(no_marker, backfilled)
+    (backfilled / ".classroom50.yaml").write_text("assignment: war\n")
+    git(backfilled, "add", "-A")
+    git(backfilled, "commit", "-qm", "[Classroom 50] Add autograde workflow (enable-autograder)")
+    (backfilled / "game.py").write_text("x = 2\n")
+    git(backfilled, "commit", "-qam", "more work")
+    jo = git(backfilled, "rev-parse", "HEAD")
+    shutil.copytree(no_marker, tmp_path / "class" / "kim")
+    status, written = run(tmp_path, [result("ivy", ivy), result("jo", jo), result("kim", root)])
+    assert status == 0
+    assert written["ivy"]["review"].endswith(f"/{CLASSROOM}-{ASSIGNMENT}-ivy/compare/{root}...{ivy}")
+    assert written["jo"]["review"].endswith(f"/{CLASSROOM}-{ASSIGNMENT}-jo/compare/{root}...{jo}")
+    assert written["kim"]["review"] == written["kim"]["commit"]
 
 
 def test_a_hidden_rule_failed_names_the_rule_never_the_test_until_the_reveal(tmp_path):

@@ -272,6 +272,33 @@ def test_a_program_is_told_only_what_it_plays(graded):
     assert {c.id for c in short.categories if c.score < c.max_score and c.id != "student_tests"} == {"exhaustion"}
 
 
+HELPER_REPAIRED = "Joker order (above every rank) in your own helper that orders the cards"
+
+REPAIRED_WHERE_IT_IS = {
+    "lifo_queue_read_directly": ("data_structures", "Queue.dequeue (first in, first out, on your Queue's own storage)"),
+    "joker_compared_as_text_in_helper": ("joker_dominance", HELPER_REPAIRED),
+    "joker_unknown_to_helper": ("joker_dominance", HELPER_REPAIRED),
+}
+"""Bugs no handout function's repair reaches alone (a Queue's list read by the game itself, a private helper that
+orders cards), each with its own category and the smallest repair that proves its excuses (issue 27 items 2 and
+8). A game whose Joker only meets a Queen or a King in a round is excused by repairing play_round, as before."""
+
+
+@pytest.mark.parametrize("name", sorted(REPAIRED_WHERE_IT_IS))
+def test_a_bug_no_handout_function_holds_is_repaired_where_it_is_and_charged_once(graded, name):
+    """The bug costs points in its own category alone; every test it breaks elsewhere is excused by a repaired
+    run, and the games no handout function's repair mends name the method or helper repaired"""
+    category, words = REPAIRED_WHERE_IT_IS[name]
+    result = read_results(graded / name / "results.json")
+    assert {c.id for c in result.categories if c.score < c.max_score and c.id != "student_tests"} == {category}
+    excused = [test for test in result.tests if test.outcome == "excused"]
+    assert excused and all(test.category != category for test in excused)
+    proofs = (words, "the reference's play_round in place of yours", "the reference's resolve_war in place of yours")
+    assert all(any(proof in test.follows_from for proof in proofs) for test in excused), \
+        [t.follows_from for t in excused]
+    assert any(words in test.follows_from for test in excused if test.category in ("full_game", "extensions"))
+
+
 def test_each_parametrized_case_has_a_name_of_its_own(graded):
     """No two rows of results.json share a name: a parametrized test's case is part of its name"""
     data = json.loads((graded / "perfect" / "results.json").read_text())
@@ -284,12 +311,13 @@ def test_each_parametrized_case_has_a_name_of_its_own(graded):
 
 
 def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_counting(graded, tmp_path):
-    """one_face_down's longest_war_chain differs on deck 6 only because its _War class plays 1 card down: its
-    play_game is, field for field, the reference's game with face_down=1, and its counter is seen counting a
-    chain of 2 right on deck 3, so the failure follows from the Forced-war rule. The same student with a counter
-    that never goes above 1 is charged there: repairing the face-down count alone would not make it pass."""
+    """one_face_down's longest_war_chain differs on the counters' deck of seed 2253 (3 cycles, 2 with face_down=1)
+    only because its _War class plays 1 card down: its play_game is, field for field, the reference's game with
+    face_down=1, and its counter is seen counting a chain of 3 right on a fixed deck where that game has one, so
+    the failure follows from the Forced-war rule. The same student with a counter that never goes above 1 is
+    charged there: repairing the face-down count alone would not make it pass."""
     result = read_results(graded / "one_face_down" / "results.json")
-    chain = next(test for test in result.tests if test.id == "test_extensions.py::test_longest_war_chain[6]")
+    chain = next(test for test in result.tests if test.id == "test_extensions.py::test_longest_war_chain[2253]")
     assert chain.outcome == "excused" and "charged in Forced war" in chain.follows_from
     assert "every field of GameResult" in chain.follows_from
     assert next(c for c in result.categories if c.id == "extensions").score == 4.0
@@ -302,5 +330,24 @@ def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_count
     [again] = grade(paths=[capped], out=tmp_path / "out", jobs=1,
                     config_path=ROOT / "tests" / "data" / "grading-test.toml")
     lost = {test.id: test.outcome for test in again.tests if test.category == "extensions" and test.score < test.max_score}
-    assert lost == {"test_extensions.py::test_longest_war_chain[3]": "failed",
-                    "test_extensions.py::test_longest_war_chain[6]": "failed"}
+    assert lost == {"test_extensions.py::test_longest_war_chain[2253]": "failed",
+                    "test_extensions.py::test_longest_war_chain[2364]": "failed"}
+
+
+def test_a_missing_joker_leaves_the_counters_observed_and_unexcused(graded):
+    """The counters are played on decks without Jokers (issue 27 item 4): a program without Jokers, even one whose
+    cards are compared inline where no repair reaches (jokerless_inline_order), passes every counter test outright,
+    no excuse needed, and keeps all of Extensions while Joker dominance charges its Joker"""
+    counters = ("test_wars_counts", "test_longest_war_chain", "test_history_records")
+    for name in ("jokerless_inline_order", "joker_key_error", "joker_unknown_to_helper"):
+        result = read_results(graded / name / "results.json")
+        seen = [test for test in result.tests if test.category == "extensions"
+                and test.id.split("::", 1)[1].startswith(counters)]
+        assert len(seen) == 5 and all(test.outcome == "passed" for test in seen), name
+        categories = {c.id: c for c in result.categories}
+        assert categories["extensions"].score == categories["extensions"].max_score, name
+        assert categories["joker_dominance"].score < categories["joker_dominance"].max_score, name
+    no_chain = read_results(graded / "no_jokers_chain_zero" / "results.json")
+    assert {test.id: test.outcome for test in no_chain.tests if test.category == "extensions" and test.outcome != "passed"} \
+        == {"test_extensions.py::test_longest_war_chain[2253]": "failed",
+            "test_extensions.py::test_longest_war_chain[2364]": "failed"}

@@ -1,7 +1,8 @@
 """`war-grader export classroom50`: the tree it writes, and a fake of Classroom 50's runner grading with its bundle.
 
-The runner fake does what Classroom 50 does after a push: the bundle is tarred (as the Pages publisher does)
-and extracted into RUNNER_TEMP/classroom50-runtime/, then `python BUNDLE/autograder.py` runs in a git checkout
+The runner fake does what Classroom 50 does after a push: the bundle's folder is tarred as SLUG/ (as the Pages
+publisher tars it) and extracted into RUNNER_TEMP/classroom50-runtime/, so BUNDLE is
+RUNNER_TEMP/classroom50-runtime/SLUG, then `python BUNDLE/autograder.py` runs in a git checkout
 of the template, with the runner's environment and a Python that has pytest and nothing else (no war-grader,
 no reference); then the runner's stamping and war-grader's own contract checker.
 """
@@ -44,11 +45,12 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def runtime(exported: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """RUNNER_TEMP, holding the bundle as the runner extracts it from the published tar.gz."""
+    """RUNNER_TEMP, holding the bundle as the runner extracts it from the published SLUG.tar.gz (whose one
+    top-level folder is SLUG/)."""
     temp = tmp_path_factory.mktemp("runner-temp")
     archive = temp / f"{ASSIGNMENT}.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
-        tar.add(exported / BUNDLE_PATH, arcname=".")
+        tar.add(exported / BUNDLE_PATH, arcname=ASSIGNMENT)
     with tarfile.open(archive) as tar:
         tar.extractall(temp / "classroom50-runtime", filter="data")
     archive.unlink()
@@ -87,7 +89,7 @@ def run_autograder(repo: Path, runtime: Path, bin_folder: Path) -> tuple[subproc
     """Run the bundle's autograder.py in repo as the runner does; the run and $GITHUB_OUTPUT's text."""
     output = runtime / f"github-output-{repo.parent.name}"
     output.write_text("")
-    bundle = runtime / "classroom50-runtime"
+    bundle = runtime / "classroom50-runtime" / ASSIGNMENT
     env = {"PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}", "HOME": str(repo.parent),
            "CLASSROOM": CLASSROOM, "ASSIGNMENT": ASSIGNMENT, "SUBMISSION_TAG": "submit/2026-10-03T18-22-41Z-1a2b3c4",
            "OWNER": OWNER, "USERNAME": OWNER, "ASSIGNMENT_TYPE": "individual", "COMMIT_URL": COMMIT,

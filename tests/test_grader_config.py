@@ -165,3 +165,43 @@ def test_the_limits_on_counts_have_defaults_and_overrides(tmp_path):
     file.write_text("[limits]\njson_depth = 1000\n")
     with pytest.raises(ConfigError, match="limits.json_depth = 1000 from .* must be >= 8 and <= 256"):
         load_config(file, environ={})
+
+
+def test_each_setting_is_described_once_and_shown_the_same_everywhere():
+    """grading.toml's comment on each key, docs/settings.md's table and the command line's help all come from
+    SETTINGS: the toml comments on or just above each key spell its help, and the docs hold settings_table()"""
+    import re
+
+    from grader.config import CLI_HELP, SETTINGS, settings_table
+
+    root = Path(__file__).resolve().parent.parent
+    toml = (root / "grader" / "grading.toml").read_text(encoding="utf-8").splitlines()
+    section = ""
+    described: dict[str, str] = {}
+    for index, line in enumerate(toml):
+        if match := re.match(r"\[(\w+)\]", line):
+            section = match.group(1)
+        elif match := re.match(r"(\w+) = ", line):
+            comment = line.split("#", 1)[1].strip() if "#" in line and not line.startswith("hidden") else ""
+            above, back = [], index - 1
+            while not comment and back >= 0 and toml[back].startswith("# "):
+                above.insert(0, toml[back][2:].strip())
+                back -= 1
+            described[f"{section}.{match.group(1)}"] = comment or " ".join(above)
+    for setting in SETTINGS:
+        name = f"{setting.section}.{setting.key}"
+        assert described.get(name, "").endswith(setting.help), f"grading.toml's comment on {name}"
+        assert CLI_HELP[name].startswith(setting.help)
+    docs = (root / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert settings_table() in docs, "docs/settings.md's table is not SETTINGS': run python -m grader.config --table"
+
+
+def test_the_command_line_help_of_a_setting_is_its_declaration(capsys):
+    """war-grader grade --help shows call_timeout's and the sandbox level's declared help with their defaults"""
+    from grader.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "most seconds for one call into student code (grading.toml limits.call_timeout; default 2)" in shown
+    assert 'isolation: auto, bwrap, unshare, uid, plain (grading.toml sandbox.level; default "auto")' in shown

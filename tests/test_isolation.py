@@ -151,7 +151,7 @@ def test_two_graders_never_share_a_worker_uid_nor_kill_each_others_workers(tmp_p
     try:
         mine = uid_block()
         other = subprocess.run(
-            [sys.executable, "-c", "from grader.sandbox.isolation import uid_block, kill_uid, UID_BLOCK, fresh_uids, "
+            [sys.executable, "-c", "from grader.sandbox.host import uid_block, kill_uid, UID_BLOCK, fresh_uids, "
              "_uids_running\nfirst = uid_block()\n"
              "for uid in [*range(first, first + UID_BLOCK), *_uids_running(fresh_uids())]:\n    kill_uid(uid)\n"
              "print(first)"],

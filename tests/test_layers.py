@@ -19,14 +19,14 @@ GRADER = ROOT / "grader"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader", "grader.results", "grader.submissions", "grader.public_tests", "grader.chaffs", "grader.wheat",
-     "grader.limits", "grader.hidden", "grader.late", "grader.commits", "grader.git_read", "grader.canvas_names",
-     "grader.gradescope_export", "grader.roster"),
+     "grader.limits", "grader.errors", "grader.rubric", "grader.hidden", "grader.late", "grader.commits",
+     "grader.git_read", "grader.canvas_names", "grader.gradescope_export", "grader.roster", "grader.hold"),
     ("grader.sandbox",),
     ("grader.config", "grader.reveal"),
     ("grader.part_e",),
     ("grader.grading",),
     ("grader.report",),
-    ("grader.batch",),
+    ("grader.batch", "grader.similarity"),
     ("grader.export",),
     ("grader.cli", "grader.__main__"),
 )
@@ -35,16 +35,16 @@ plain data every layer shares (result types, submissions, the chaffs and wheats 
 folders to hide); sandbox/ runs code
 and knows no settings file; config reads grading.toml into the sandbox's limits and everyone's settings; part_e
 judges the student's own tests; grading runs the hidden suites and scores both; report renders results; batch is
-the grading API; export packages it for Classroom and Gradescope (whose autograder calls batch); the command
+the grading API, and similarity beside it compares the students' code; export packages it for Classroom and Gradescope (whose autograder calls batch); the command
 line is the top."""
 
 OUTSIDE = ("reference", "starter")
 """The assignment itself (the instructor's solution and the students' stubs): below every layer."""
 
-CLI_API = ("grader.batch", "grader.export")
+CLI_API = ("grader.batch", "grader.export", "grader.similarity")
 """Where the command line gets its work done: anything from these."""
 
-CLI_NAMES_ONLY = ("grader", "grader.config", "grader.results")
+CLI_NAMES_ONLY = ("grader", "grader.config", "grader.errors", "grader.results")
 """From these the command line takes only types, errors and constants (the version, category titles), never a
 function: it calls nothing below the API."""
 
@@ -145,7 +145,7 @@ def test_the_layer_check_sees_an_upward_import_and_an_undeclared_package():
 
 
 def test_the_command_line_asks_the_api_for_all_its_work():
-    """cli.py imports from grader only the API (grader.batch, grader.export) and, from the layers below it,
+    """cli.py imports from grader only the API (grader.batch, grader.export, grader.similarity) and, from the layers below it,
     types, errors and constants, never a function: it parses and prints"""
     source = (GRADER / "cli.py").read_text(encoding="utf-8")
     taken = []
@@ -162,3 +162,62 @@ def test_the_command_line_asks_the_api_for_all_its_work():
         taken.extend((node.lineno, target, alias.name, getattr(module, alias.name)) for alias in node.names)
     assert taken  # the check looked at something
     assert [(line, f"{target}.{name}") for line, target, name, value in taken if inspect.isroutine(value)] == []
+
+
+def test_every_error_of_grader_belongs_to_one_of_the_two_families():
+    """Each exception class grader/ declares derives from UserError or InternalError (ApiError from their common
+    base), except those of the scripts that run inside the sandbox and two private signals, each named here"""
+    import importlib
+    import inspect
+
+    from grader.errors import InternalError, UserError, WarGraderError
+
+    own = {"grader.sandbox.bounded_json.Refused": "a refusal the reader turns into the student's crash",
+           "grader.sandbox.channel.StudentProblem": "the student's fault, reported in the student's report",
+           "grader.sandbox.channel.Ungradable": "the student's fault: the submission cannot be graded",
+           "grader.sandbox.plain_values.StudentFault": "copied into the sandbox's runtime",
+           "grader.sandbox.syscall_allowlist.Unavailable": "turned into SandboxError where it is raised",
+           "grader.part_e.session.Stopped": "Part E's end, reported in the student's report",
+           "grader.grading.checks.Mismatch": "an AssertionError, as pytest reports it"}
+    checked = 0
+    for path in sorted(GRADER.rglob("*.py")):
+        name = module_name(path)
+        if "templates" in path.parts or name in ("grader.part_e.in_sandbox", "grader.part_e.run_world",
+                                                 "grader.part_e.run_sources", "grader.sandbox.worker",
+                                                 "grader.__main__") or name.endswith("suites.conftest"):
+            continue
+        if "/suites/" in str(path) or "wheat" in path.parts:
+            continue
+        module = importlib.import_module(name)
+        for cls_name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != name or not issubclass(cls, BaseException):
+                continue
+            qualified = f"{name}.{cls_name}"
+            checked += 1
+            if any(issubclass(cls, known) for known in (UserError, InternalError)):
+                continue
+            if cls is WarGraderError or (issubclass(cls, WarGraderError) and cls_name == "ApiError"):
+                continue
+            assert any(issubclass(cls, base) for base in [importlib.import_module(q.rsplit(".", 1)[0]).__dict__[
+                q.rsplit(".", 1)[1]] for q in own]), f"{qualified} is in neither family"
+    assert checked >= 20
+
+
+def test_no_two_modules_import_each_other():
+    """No module of grader/ imports a module that imports it back, at the top or inside a function (an import
+    inside a function hides a cycle from the interpreter, not from the reader); an import for annotations alone
+    (under `if TYPE_CHECKING:`) runs nothing and is left out"""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(GRADER.rglob("*.py")):
+        if "templates" in path.parts:
+            continue
+        name = module_name(path)
+        typing_only = {node.lineno for block in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                       if isinstance(block, ast.If) and isinstance(block.test, ast.Name)
+                       and block.test.id == "TYPE_CHECKING" for node in ast.walk(block)
+                       if isinstance(node, (ast.Import, ast.ImportFrom))}  # annotations only: no import runs
+        graph[name] = {module for line, module in imports(path)
+                       if module.startswith("grader.") and module != name and line not in typing_only}
+    pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets
+                    if a in graph.get(b, set())})
+    assert not pairs, f"modules that import each other: {pairs}"

@@ -226,6 +226,7 @@ def zygote(monkeypatch):
     import sys
 
     monkeypatch.syspath_prepend(str(ROOT / "grader" / "sandbox"))
+    monkeypatch.delitem(sys.modules, "run_world", raising=False)
     # It sets os.environ and sys.path for the sandbox's process; give both back, or later pytest runs that this
     # process starts load no plugins ("Unknown config option: timeout").
     monkeypatch.setattr(sys, "path", list(sys.path))
@@ -243,7 +244,7 @@ def test_the_reset_deletes_a_folder_whose_mode_blocks_deletion(tmp_path, zygote)
     (locked / "data").write_text("x")
     locked.chmod(0o500)
     locked.parent.chmod(0o500)
-    zygote._delete(str(tmp_path / "locked"))
+    zygote.run_world._delete(str(tmp_path / "locked"))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -252,7 +253,7 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
     root = tmp_path / "copy"
     root.mkdir()
     (root / "kept.py").write_text("x = 1\n")
-    snapshot = zygote._snapshot(str(root))
+    snapshot = zygote.run_world.snapshot(str(root))
     (root / "left.txt").write_text("from a run")
 
     def refuse(path, *args, **kwargs):
@@ -260,7 +261,7 @@ def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote
 
     monkeypatch.setattr(zygote.os, "unlink", refuse)
     with pytest.raises(zygote.Fault, match="left.txt could not be deleted"):
-        zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
+        zygote.run_world.reset(str(root), snapshot, sweep=False, private_tmp=False)
 
 
 def test_a_reset_leaves_the_copy_byte_for_byte_as_the_snapshot_holds_it(tmp_path, zygote):
@@ -385,10 +386,11 @@ def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_their
     import sys
 
     from grader.part_e import runner
+    from grader.part_e import session as session_module
 
     script = ("import json, sys\nprint(json.dumps({'boot': True}), flush=True)\nsys.stdin.readline()\n"
               "print(json.dumps({'fault': '/tmp could not be emptied'}), flush=True)\nsys.stdin.readline()\n")
-    session = runner._Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
+    session = session_module.Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
     session.launch()
     student_tests = runner.StudentTests(tmp_path, "starter", ("tests/test_war.py",), (), load_config(TEST_CONFIG))
     (tmp_path / "tests").mkdir()

@@ -19,6 +19,7 @@ from grader.part_e.judge import (KNOWN_EXCEPTIONS, MISS_FACTOR, SCENARIOS, Run, 
                                  scenario_sentence)
 from grader.results import StudentTestsResult
 from grader.part_e import runner
+from grader.part_e import session as session_module
 from grader.part_e.runner import checked_outcome, grade_student_tests, make_runtime
 from grader.report.html import render_student_report
 from grader.results import CATEGORY_TITLES, read_results
@@ -284,10 +285,10 @@ def test_a_report_nested_past_json_depth_is_a_crash_of_that_run(levels):
     from grader.part_e.protocol import RunCommand
     from grader.sandbox.isolation import Limits
 
-    session = runner._Session([sys.executable, "-c", NESTED_DONE.replace("LEVELS", str(levels))], {}, Limits(),
+    session = session_module.Session([sys.executable, "-c", NESTED_DONE.replace("LEVELS", str(levels))], {}, Limits(),
                               None, "plain")
     session.launch()
-    session.deadline = time.monotonic() + 30
+    session.budget = 30
     try:
         session.wait_boot()
         done = session.run(RunCommand(root="/submission", package="starter", files=("tests/test_war.py",),
@@ -551,13 +552,13 @@ def part_e_alone(into: Path, folder: Path, **limits: float):
     copy = prepare(Submission(folder.name, folder), into / "copy")
     config = load_config(TEST_CONFIG, overrides={f"limits.{key}": value for key, value in limits.items()})
     commands = []
-    session_run = runner._Session.run
+    session_run = session_module.Session.run
 
     def recorded(self, command, sources, stop_on):
         commands.append(command)
         return session_run(self, command, sources, stop_on)
 
-    runner._Session.run = recorded
+    session_module.Session.run = recorded
     try:
         started = time.monotonic()
         result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests,
@@ -565,7 +566,7 @@ def part_e_alone(into: Path, folder: Path, **limits: float):
                                      slot=0)
         return result, time.monotonic() - started, commands
     finally:
-        runner._Session.run = session_run
+        session_module.Session.run = session_run
 
 
 JOKER = """
@@ -784,3 +785,65 @@ def test_the_worked_example_says_it_passes_only_when_it_did():
                      given={"t::example"})
     reason = failing.tests[0].reason
     assert "passes" not in reason and "worked example" in reason and "skipped" in reason
+
+
+RUNS_FOREVER = """import json, sys
+print(json.dumps({"boot": True}), flush=True)
+while True:
+    sys.stdin.readline()
+    print(json.dumps({"fork": True}), flush=True)
+    sys.stdin.readline()
+    print(json.dumps({"ready": True}), flush=True)
+    sys.stdin.readline()
+    if MODE == "spin":
+        while True:
+            pass
+    for _ in range(40000):  # a run that takes a few milliseconds of CPU
+        pass
+    print(json.dumps({"done": {"results": {}}}), flush=True)
+"""
+"""A stand-in for Part E's sandbox: each run either takes milliseconds (MODE "quick") or never ends ("spin")."""
+
+
+def _stand_in_session(mode: str, budget: float) -> session_module.Session:
+    from grader.sandbox.isolation import Limits
+
+    session = session_module.Session([sys.executable, "-c", RUNS_FOREVER.replace("MODE", repr(mode))], {}, Limits(),
+                              None, "plain")
+    session.launch()
+    session.budget = budget
+    session.wait_boot()
+    return session
+
+
+def _stand_in_run(session: session_module.Session) -> dict:
+    from grader.part_e.protocol import RunCommand
+
+    return session.run(RunCommand(root="/submission", package="starter", files=("tests/test_war.py",),
+                                  scratch_bytes=2**20, namespaced=False, sweep=False, private_tmp=False,
+                                  scratch="/tmp", test_timeout=1.0, import_timeout=1.0), "x", [])
+
+
+def test_part_e_budget_counts_only_the_runs_themselves():
+    """Part E's budget is charged while a run is under way, never while the trusted side works between runs (on
+    a loaded machine that takes longer): three quick runs, 0.6 s apart, all end within a 0.5 s budget"""
+    session = _stand_in_session("quick", 0.5)
+    try:
+        for _ in range(3):
+            assert _stand_in_run(session) == {"results": {}}
+            time.sleep(0.6)
+        assert 0 < session.spent < 0.3
+    finally:
+        session.stop()
+
+
+def test_part_e_budget_stops_a_run_that_never_ends_once_charged():
+    """A run that spins is stopped once it has been charged the budget (its CPU), with the student's sentence"""
+    session = _stand_in_session("spin", 0.6)
+    try:
+        started = time.monotonic()
+        with pytest.raises(session_module.Stopped, match="used up the time allowed"):
+            _stand_in_run(session)
+        assert 0.6 <= session.spent < 1.0 and time.monotonic() - started < 0.6 * 4 + 1.5
+    finally:
+        session.stop()

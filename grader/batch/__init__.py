@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..config import ConfigError
 from ..grading.runner import GradingError
 from ..commits import parse_deadline
+from ..hold import HoldError
 from ..late import LateError
 from ..roster import RosterError
 from ..sandbox.isolation import LEVELS, MAX_JOBS, SandboxError
@@ -21,7 +22,8 @@ from .merge import MergeError, merge, merge_run, merge_shards
 from .output import INSTRUCTOR_FOLDER, OutputError, grades_csv, junit, render, reveal_set, write_outputs
 from .shards import Shard
 
-__all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "INSTRUCTOR_FOLDER", "LEVELS", "LateError", "Listener",
-           "MAX_JOBS", "MergeError", "OutputError", "RosterError", "SandboxError", "Shard", "UsageError", "check", "check_passed",
-           "find_class", "grade", "grade_into", "grade_run", "grade_submissions", "grades_csv", "junit", "merge",
-           "merge_run", "merge_shards", "parse_deadline", "render", "reveal_set", "write_outputs"]
+__all__ = ["BatchReport", "Change", "ConfigError", "GradingError", "HoldError", "INSTRUCTOR_FOLDER", "LEVELS",
+           "LateError", "Listener", "MAX_JOBS", "MergeError", "OutputError", "RosterError", "SandboxError", "Shard",
+           "UsageError", "check", "check_passed", "find_class", "grade", "grade_into", "grade_run",
+           "grade_submissions", "grades_csv", "junit", "merge", "merge_run", "merge_shards", "parse_deadline",
+           "render", "reveal_set", "write_outputs"]

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from .. import __version__
 from ..commits import choose_commits
 from ..config import Config, load_config
+from ..hold import Hold, read_hold
 from ..grading.runner import grade_all, open_batch, scratch_folder, with_late_policy, without_late
 from ..late import name_students, own_deadline, require_due
 from ..part_e.runner import reference_with_tests
@@ -53,6 +54,19 @@ class BatchReport:
     """How many of this batch's students were regraded over an earlier result (0: no changes.csv written)."""
     revealed: bool = False
     """Whether the student view was rendered with hidden tests in full ([reveal] after has passed)."""
+    held: list[str] = field(default_factory=list)
+    """The students `--hold` held back, each "student: reason", in batch order (grades.csv has no score for them)."""
+    hold_unmatched: list[str] = field(default_factory=list)
+    """The ids of hold.csv that name no student of the batch."""
+
+
+def held(report: BatchReport, hold: Hold | None) -> BatchReport:
+    """The report with its held and hold_unmatched filled in from its results."""
+    if hold is not None:
+        names = [result.student for result in report.results]
+        report.held = [f"{name}: {reason}" for name in names if (reason := hold.reason([name])) is not None]
+        report.hold_unmatched = hold.unmatched(names)
+    return report
 
 
 Progress = Callable[[GradeResult, bool], None]
@@ -99,9 +113,11 @@ def find_class(paths: list[Path], out: Path) -> tuple[list[Submission], list[str
 
 
 def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs: int, force: bool = False,
-               progress: Progress = lambda result, kept: None, now: datetime | None = None) -> BatchReport:
+               progress: Progress = lambda result, kept: None, now: datetime | None = None,
+               hold: Hold | None = None) -> BatchReport:
     """Grade submissions into out: checked and locked first, results kept unless --force, class files last;
-    a regrade that moves scores writes OUT/changes.csv. `now` decides the reveal ([reveal]; default: now)."""
+    a regrade that moves scores writes OUT/changes.csv. `now` decides the reveal ([reveal]; default: now); `hold`
+    leaves its students' grades.csv rows without a score."""
     require_due(config.late)
     reveal = revealed(config, now)
     with open_output(out, students=len(submissions)) as output:
@@ -152,9 +168,9 @@ def grade_into(submissions: list[Submission], out: Path, config: Config, *, jobs
                                                                 secrets=(out, *(item.path for item in todo))) as batch:
                 grade_all(todo, batch, jobs=jobs, on_result=save)
         ordered = [results[submission.student] for submission in submissions]
-        report = BatchReport(ordered, kept=len(submissions) - len(todo), revealed=reveal)
+        report = held(BatchReport(ordered, kept=len(submissions) - len(todo), revealed=reveal), hold)
         try:
-            output.finish(ordered)
+            output.finish(ordered, hold)
             report.regraded = journal.regraded(ordered)
             if report.regraded:
                 report.changes = journal.changes(ordered)
@@ -184,12 +200,13 @@ def _still_standing(saved: GradeResult | None, saved_settings: Any, submission: 
 def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
           timeout: float | None = None, sandbox: str | None = None, force: bool = False,
           shard: Shard | None = None, listener: Listener | None = None, at: datetime | None = None,
-          latest: bool = False) -> list[GradeResult]:
+          latest: bool = False, hold_path: Path | None = None) -> list[GradeResult]:
     """Grade every submission at paths (or a shard's slice of them) into out; the results, or OutputError if
     the class files failed. `at` grades each git clone's last commit at or before it, `latest` each one's last
     commit (grader.commits)."""
     report = grade_run(paths=paths, out=out, jobs=jobs, config_path=config_path, timeout=timeout,
-                       sandbox=sandbox, force=force, shard=shard, listener=listener, at=at, latest=latest)
+                       sandbox=sandbox, force=force, shard=shard, listener=listener, at=at, latest=latest,
+                       hold_path=hold_path)
     if report.write_error:
         raise OutputError(report.write_error)
     return report.results
@@ -198,11 +215,13 @@ def grade(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None =
 def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | None = None,
               timeout: float | None = None, sandbox: str | None = None, force: bool = False,
               shard: Shard | None = None, listener: Listener | None = None, at: datetime | None = None,
-              latest: bool = False) -> BatchReport:
+              latest: bool = False, hold_path: Path | None = None) -> BatchReport:
     """The grade command: find the class, tell the listener what is skipped, grade (a shard of) it into out;
     a sharded run also writes OUT/shard.json for merge. With `at` or `latest`, each git clone is graded at the
-    commit grader.commits chooses, and the listener hears of each submission that is not a clone."""
+    commit grader.commits chooses, and the listener hears of each submission that is not a clone. `hold_path`
+    (hold.csv, read before anything is graded) names students whose grades.csv row is left without a score."""
     listener = listener or Listener()
+    hold = read_hold(hold_path) if hold_path is not None else None
     config = load_config(config_path, {"limits.call_timeout": timeout, "sandbox.level": sandbox})
     reveal_date(config)  # "due" without a due date: refused before anything is graded
     submissions, skipped = find_class(paths, out)
@@ -219,7 +238,7 @@ def grade_run(*, paths: list[Path], out: Path, jobs: int, config_path: Path | No
     for line in notes:
         listener.noticed(line)
     listener.started(len(chosen))
-    report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=listener.graded)
+    report = grade_into(chosen, out, config, jobs=jobs, force=force, progress=listener.graded, hold=hold)
     report.skipped = skipped
     if shard:
         write_manifest(out, shard, submissions)

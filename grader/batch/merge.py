@@ -12,10 +12,13 @@ from ..results import GradeResult, read_results
 from .changes import Change, diff, previous, read_changes, write_changes
 from .class_run import BatchReport
 from .output import render, write_outputs
+from ..hold import read_hold
+from .class_run import held
 from .shards import MANIFEST
+from ..errors import UserError
 
 
-class MergeError(ValueError):
+class MergeError(UserError, ValueError):
     """The shard outputs do not make one whole class (one missing, two alike, different classes): one line."""
 
 
@@ -24,14 +27,16 @@ def merge(folders: list[Path], out: Path, *, reveal: bool = False) -> list[Grade
     return merge_run(folders, out, reveal=reveal).results
 
 
-def merge_run(folders: list[Path], out: Path, *, reveal: bool = False) -> BatchReport:
+def merge_run(folders: list[Path], out: Path, *, reveal: bool = False, hold_path: Path | None = None) -> BatchReport:
     """Merge the shard folders into out, and OUT/changes.csv for the scores that moved.
 
     A student's change is counted once: against the result out already held for them (the class's last merged
     grading), else as the changes.csv of the shard that graded them says (a shard folder kept between runs).
     out gets a changes.csv when either held an earlier result for someone, and loses an old one otherwise.
-    `reveal` renders the student view with hidden tests in full ([reveal] after has passed).
+    `reveal` renders the student view with hidden tests in full ([reveal] after has passed). `hold_path` (hold.csv)
+    names students whose grades.csv row is left without a score.
     """
+    hold = read_hold(hold_path) if hold_path is not None else None
     results = merge_shards(folders)
     befores = {result.student: before for result in results
                if (before := previous(out, result.student)) is not None}
@@ -50,14 +55,14 @@ def merge_run(folders: list[Path], out: Path, *, reveal: bool = False) -> BatchR
             regraded += 1
             _, was, now, rules = by_shard[result.student]
             changes.append(Change(result.student, float(was), float(now), [rules] if rules else []))
-    write_outputs(results, out)
+    write_outputs(results, out, hold)
     if regraded:
         write_changes(out, changes)
     else:
         with contextlib.suppress(FileNotFoundError):
             (out / CHANGES).unlink()
     render(out, "student", reveal=reveal)
-    return BatchReport(results, changes=changes, regraded=regraded, revealed=reveal)
+    return held(BatchReport(results, changes=changes, regraded=regraded, revealed=reveal), hold)
 
 
 def merge_shards(folders: list[Path]) -> list[GradeResult]:

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..config import load_config
+from ..hold import HELD, Hold
 from ..report.html import CHANGES, ReportError, render_reports
 from ..report.input import try_result
 from ..report.junit import write_junit
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically, write_results
 from ..reveal import revealed
 from ..submissions import INSTRUCTOR_FOLDER, OUTPUT_MARKER, UsageError
+from ..errors import UserError
 
 LOCK_NAME = OUTPUT_MARKER
 """The lock file; discovery also knows a folder holding it as an output folder, never a student."""
@@ -45,7 +47,7 @@ REUSABLE_OUTCOMES = ("graded", "ungradable")
 """Outcomes a rerun keeps; a grader fault is the grader's own and is always retried."""
 
 
-class OutputError(Exception):
+class OutputError(UserError):
     """The output folder cannot be used (not a folder, not writable, full, locked): one line for the user."""
 
 
@@ -90,23 +92,30 @@ class OutputFolder:
             (folder / "report.html").unlink()
         write_results(result, folder / "results.json", settings=settings)
 
-    def finish(self, results: list[GradeResult]) -> None:
-        """grades.csv for exactly these results (the batch, in input order), written atomically."""
-        write_grades(self.path, results)
+    def finish(self, results: list[GradeResult], hold: Hold | None = None) -> None:
+        """grades.csv for exactly these results (the batch, in input order), written atomically; a student hold
+        lists keeps a row without a score."""
+        write_grades(self.path, results, hold)
 
 
 LATE_COLUMNS = ("submitted_at", "hours_late", "grace_days_used", "late_penalty", "points_before_late")
 """grades.csv's columns about lateness, after the others: empty where nothing says when a submission came."""
 
 
-def grades_csv(results: list[GradeResult]) -> str:
+def grades_csv(results: list[GradeResult], hold: Hold | None = None) -> str:
     """grades.csv: student, score (after any late penalty), max, a column per category, outcome, reason,
-    nondeterministic, then LATE_COLUMNS."""
+    nondeterministic, then LATE_COLUMNS; a student hold lists (`--hold`) has every number left empty, the outcome
+    held and the hold's reason."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer)
     writer.writerow(["student", "score", "max", *CATEGORY_TITLES, "outcome", "reason", "nondeterministic",
                      *LATE_COLUMNS])
     for result in results:
+        reason = hold.reason([result.student]) if hold is not None else None
+        if reason is not None:
+            writer.writerow([result.student, "", "", *("" for _ in CATEGORY_TITLES), HELD, reason, "",
+                             *("" for _ in LATE_COLUMNS)])
+            continue
         by_id = {category.id: category.score for category in result.categories}
         writer.writerow([result.student, f"{result.score:g}", f"{result.max_score:g}",
                          *(f"{by_id.get(category, 0):g}" for category in CATEGORY_TITLES),
@@ -185,16 +194,17 @@ def locked(path: Path) -> Iterator[int]:
         os.close(descriptor)
 
 
-def write_outputs(results: list[GradeResult], out: Path) -> None:
+def write_outputs(results: list[GradeResult], out: Path, hold: Hold | None = None) -> None:
     """OUT/<student>/results.json for each, and OUT/grades.csv for exactly these, each written atomically."""
     for result in results:
         write_results(result, out / result.student / "results.json")
-    write_grades(out, results)
+    write_grades(out, results, hold)
 
 
-def write_grades(out: Path, results: list[GradeResult]) -> None:
-    """OUT/grades.csv for exactly these results, in their order, written atomically."""
-    write_atomically(out / "grades.csv", grades_csv(results).encode("utf-8", errors="replace"))
+def write_grades(out: Path, results: list[GradeResult], hold: Hold | None = None) -> None:
+    """OUT/grades.csv for exactly these results, in their order (held students without a score), written
+    atomically."""
+    write_atomically(out / "grades.csv", grades_csv(results, hold).encode("utf-8", errors="replace"))
 
 
 def reveal_set(config_path: Path | None) -> bool:

@@ -24,6 +24,8 @@ from ..config import load_config
 from ..results import CATEGORY_TITLES
 from ..public_tests import DIGESTS_PATH, content_digest
 from .templating import render
+from ..errors import UserError
+from ..rubric import PART_E
 
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2"
 SETUP_PYTHON = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065  # v5.6.0"
@@ -36,9 +38,6 @@ PYTHON_VERSION = "3.11"
 
 TIMEOUT_MINUTES = 5
 """Minutes one command-grader step may run (its unit is minutes); the tests' own limit is 10 s each."""
-
-PART_E = "student_tests"
-"""The category the public tests cannot earn: the student's own tests, judged by the grader alone."""
 
 PUBLIC_CATEGORIES: dict[str, str] = {
     "test_structures.py": "data_structures",
@@ -93,7 +92,7 @@ EXAMPLE_HEADING = re.compile(r"^#+ (.+)\n(?:(?!#).*\n)*?```war-example", re.MULT
 """A worked example's heading: the heading line above a war-example block (its test's parameter id)."""
 
 
-class ExportError(ValueError):
+class ExportError(UserError, ValueError):
     """The export cannot be written as asked (target not empty, bad points, no checkout): one line."""
 
 

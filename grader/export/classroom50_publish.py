@@ -20,6 +20,7 @@ from typing import Any, Callable
 from .classroom import ExportError
 from .classroom50 import NAME
 from .classroom50_results import LOGIN, MARKER
+from ..errors import WarGraderError
 
 DEFAULT_API = "https://api.github.com"
 """The API base without --api-url or GITHUB_API_URL."""
@@ -37,7 +38,7 @@ PAGE = 100
 """Items asked for per page."""
 
 
-class ApiError(Exception):
+class ApiError(WarGraderError):
     """A call to the API failed: its status and what was asked (never the token)."""
 
     def __init__(self, status: int, what: str) -> None:

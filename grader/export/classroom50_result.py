@@ -1,7 +1,10 @@
-"""Classroom 50's result.json contract (classroom50/result/v1), written from its documented rules: one checker.
+"""Classroom 50's result.json contract (classroom50/result/v1), written from its rules: one checker.
 
-Classroom 50's runner refuses a result.json that breaks these rules (and then makes no Release); war-grader
-checks every result it writes for Classroom 50 against them first, so a mistake is war-grader's, caught here.
+The rules are those of Classroom 50's result-v1 schema and of the two validators that read a result (the
+runner's, before it makes a Release, and the score collector's); docs/classroom50.md lists them with their
+sources. The schema is the stricter on two points, and this checker follows it there: it refuses a top-level key
+it does not name, and a datetime or graded_at that is not an instant written YYYY-MM-DDTHH:MM:SSZ. war-grader
+checks every result it writes for Classroom 50 first, so a mistake is war-grader's, caught here.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ TEST_REQUIRED = ("test-name", "passed", "score", "max-score")
 ASSIGNMENT_TYPES = ("individual", "group")
 """The assignment types Classroom 50 knows."""
 
-UTC_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
-"""A datetime as the contract writes it: UTC, to the second, with Z."""
+UTC_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")
+"""A datetime as the contract writes it: UTC, to the second, with Z (hours 00 to 23, no leap second)."""
 
 
 def check_result_v1(data: Any, classroom: str, assignment: str, owner: str) -> str | None:

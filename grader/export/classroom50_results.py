@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Config, load_config
-from ..git_read import GitError, NoGit, commit_time, first_adding, is_repository, tags_at
+from ..git_read import (GitError, NoGit, commit_time, first_adding, first_parent_root, is_repository, subject_of,
+                        tags_at)
 from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, GradeResult, write_atomically
 from ..reveal import revealed
 from .classroom import ExportError
@@ -28,6 +29,7 @@ from .classroom50 import NAME, scale_of
 from .classroom50_result import SCHEMA, check_result_v1
 from .gradebook import load_batch
 from .student_markdown import code_block, literal, part_e_markdown, scenario_verdicts, test_markdown
+from ..rubric import PART_E
 
 LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
 """A GitHub login: letters, digits and single hyphens inside, at most 39 characters."""
@@ -46,6 +48,10 @@ SENTENCE = 300
 
 CONFIG_FILE = ".classroom50.yaml"
 """The file Classroom 50 adds to a student repository: the commit that added it is the review's baseline."""
+
+BACKFILL_SUBJECT = "[Classroom 50] Add autograde workflow (enable-autograder)"
+"""The subject of the commit by which Classroom 50 adds CONFIG_FILE to a repository accepted without one; its
+runner then keeps the repository's root as the baseline, and so does war-grader."""
 
 CSV_HEADER = ["login", "repository", "score", "max_score", "outcome", "submission", "commit", "late"]
 """results.csv's columns."""
@@ -130,7 +136,7 @@ def result_v1(result: GradeResult, *, classroom_name: str, assignment: str, logi
         tags = tags_at(clone, sha, "submit/")
         submission = tags[0] if tags else (f"submit/war-grader-{moment.strftime('%Y-%m-%dT%H-%M-%SZ')}-{sha[:7]}")
         commit = f"{repository_url}/commit/{sha}"
-        baseline = first_adding(clone, sha, CONFIG_FILE)
+        baseline = review_baseline(clone, sha)
         review = f"{repository_url}/compare/{baseline}...{sha}" if baseline and baseline != sha else commit
     else:
         moment = datetime.fromisoformat(result.graded_at) if result.graded_at else datetime.now(UTC)
@@ -158,6 +164,15 @@ def result_v1(result: GradeResult, *, classroom_name: str, assignment: str, logi
             "max-score": sum(test["max-score"] for test in tests), "tests": tests}
 
 
+def review_baseline(clone: Path, sha: str) -> str:
+    """The commit the review compares from, as Classroom 50's runner picks it: the oldest commit on sha's
+    first-parent line that added CONFIG_FILE, unless that is the enable-autograder backfill, else the root."""
+    added = first_adding(clone, sha, CONFIG_FILE)
+    if added and subject_of(clone, added) != BACKFILL_SUBJECT:
+        return added
+    return first_parent_root(clone, sha)
+
+
 def utc_stamp(moment: datetime) -> str:
     """A moment as the contract writes it: UTC, to the second, with Z."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -179,7 +194,7 @@ def _category_entry(result: GradeResult, category: str, score: float, max_score:
         "passed": all(test.outcome in EARNING_OUTCOMES for test in tests),
         "score": min(_scaled(score, scale), maximum), "max-score": maximum, "category": category,
         "points": round(score, 2), "max_points": round(max_score, 2)}
-    if category == "student_tests":
+    if category == PART_E:
         part_e = result.student_tests
         entry["passed"] = score >= max_score
         if part_e is not None:
@@ -245,7 +260,7 @@ def _comment(result: GradeResult, data: dict[str, Any], classroom_name: str, ass
                       f"{literal(rule or 'hidden tests')} ({len(outcomes)} test{'s' * (len(outcomes) != 1)})"
                       for (category, rule), outcomes in rules.items()]
         parts.append("\n".join(lines))
-    failing = [test for test in result.tests if (reveal or not test.hidden) and test.category != "student_tests"
+    failing = [test for test in result.tests if (reveal or not test.hidden) and test.category != PART_E
                and test.outcome not in EARNING_OUTCOMES]
     if failing:
         parts.append("### What failed")

@@ -15,7 +15,9 @@
 The grade is always GradeResult.score, as results.json holds it. Students of the roster without a submission
 are exported with 0. A student whose grading hit a fault of the grader's, or with two submissions, is left out
 of the Canvas and Moodle files (neither gradebook changes a student the file does not list; an empty cell could
-clear a grade) and named in the summary.
+clear a grade) and named in the summary. So is a student `--hold hold.csv` holds back while a case is pending
+(grader.hold): left out of the Canvas and Moodle files, and in the per-test CSV a row without points, its status
+the hold's reason.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..batch.output import LOCK_NAME, batch_students
+from ..hold import HELD, Hold, read_hold
 from ..report.input import result_paths, try_load
 from ..results import CATEGORY_TITLES, GradeResult, write_atomically
 from .classroom import ExportError
@@ -69,11 +72,16 @@ class GradebookExport:
     matching: Matching | None = None
     left_out: list[str] = field(default_factory=list)
     """Roster students left out of a Canvas or Moodle file, each with why."""
+    held: list[str] = field(default_factory=list)
+    """Students held back by --hold, each with the reason (left out of Canvas and Moodle, no points per test)."""
+    hold_unmatched: list[str] = field(default_factory=list)
+    """hold.csv's ids that name no student of the export."""
 
 
 def export_grades(out: Path, format: str, *, roster_path: Path | None = None,
-                  assignment: str = DEFAULT_ASSIGNMENT) -> GradebookExport:
-    """The export of OUT's last batch in `format`; ExportError (one line naming the file) for bad input."""
+                  assignment: str = DEFAULT_ASSIGNMENT, hold_path: Path | None = None) -> GradebookExport:
+    """The export of OUT's last batch in `format`, leaving out the students hold.csv holds back (`hold_path`);
+    ExportError (one line naming the file) for bad input."""
     if format not in FORMATS:
         raise ExportError(f"--format {format}: not one of {', '.join(FORMATS)}")
     if not assignment.strip():
@@ -82,19 +90,27 @@ def export_grades(out: Path, format: str, *, roster_path: Path | None = None,
         raise ExportError(f"--format {format} needs --roster FILE (a CSV {','.join(ROSTER_HEADER)}) to name each "
                           f"student as {TOOL_NAMES[format]} knows them; --format csv works without one")
     roster = read_roster(roster_path) if roster_path is not None else None
+    hold = read_hold(hold_path) if hold_path is not None else None
     results = load_batch(out)
     out_of = _out_of(results, out)
     if roster is None:
-        return GradebookExport(format, _per_test_csv(results, None, None), len(results), out_of)
+        export = GradebookExport(format, _per_test_csv(results, None, None, hold), len(results), out_of)
+        _note_held(export, hold, [(result.student, [result.student]) for result in results])
+        return export
     matching = match(results, roster)
     export = GradebookExport(format, "", len(roster.students), out_of, roster, matching)
+    _note_held(export, hold, [(student.label(), _names(student, matching)) for student in roster.students]
+               + [(unmatched.submission, [unmatched.submission]) for unmatched in matching.unmatched])
     if format == "csv":
-        export.text = _per_test_csv(results, roster, matching)
+        export.text = _per_test_csv(results, roster, matching, hold)
         export.students += len(matching.unmatched)
         return export
     grades: dict[Student, str] = {}
     for student in roster.students:
         grade, why = _grade(student, matching)
+        reason = hold.reason(_names(student, matching)) if hold is not None else None
+        if reason is not None:
+            continue  # named in the summary's list of held students
         if why:
             export.left_out.append(f"{student.label()}: {why}")
         else:
@@ -103,6 +119,22 @@ def export_grades(out: Path, format: str, *, roster_path: Path | None = None,
     export.text = (_canvas_csv(grades, assignment.strip(), out_of) if format == "canvas"
                    else _moodle_csv(grades, assignment.strip()))
     return export
+
+
+def _names(student: Student, matching: Matching) -> list[str]:
+    """Every name hold.csv may know a roster student by: the roster's fields and their submission's name."""
+    result = matching.results.get(student.id)
+    return [student.id, student.github, student.email, student.name, *([result.student] if result else []),
+            *matching.conflicts.get(student.id, [])]
+
+
+def _note_held(export: GradebookExport, hold: Hold | None, students: list[tuple[str, list[str]]]) -> None:
+    """The export's held students (each student's label and names: its held ones by label, with the reason) and
+    hold.csv's ids that name none."""
+    if hold is None:
+        return
+    export.held = [f"{label}: {reason}" for label, names in students if (reason := hold.reason(names)) is not None]
+    export.hold_unmatched = hold.unmatched([name for _, names in students for name in names])
 
 
 def load_batch(out: Path) -> list[GradeResult]:
@@ -179,7 +211,8 @@ def _moodle_csv(grades: dict[Student, str], assignment: str) -> str:
     return _csv(rows)
 
 
-def _per_test_csv(results: list[GradeResult], roster: Roster | None, matching: Matching | None) -> str:
+def _per_test_csv(results: list[GradeResult], roster: Roster | None, matching: Matching | None,
+                  hold: Hold | None = None) -> str:
     """One row per student: the roster's columns, the submission, each test's points, categories, total, status."""
     tests: dict[str, None] = {}
     for result in results:
@@ -188,6 +221,10 @@ def _per_test_csv(results: list[GradeResult], roster: Roster | None, matching: M
     rows = [[*identity, "submission", *tests, *CATEGORY_TITLES, "total", "max", "status"]]
 
     def row(who: list[str], result: GradeResult | None, status: str, total: str) -> list[str]:
+        reason = hold.reason([*who, result.student if result else ""]) if hold is not None else None
+        if reason is not None:  # held back: no points anywhere, the reason as its status
+            return [*who, _cell(result.student) if result else "", *("" for _ in tests),
+                    *("" for _ in CATEGORY_TITLES), "", "", f"{HELD}: {reason}"]
         points = {test.id: _number(test.score) for test in result.tests} if result else {}
         categories = {category.id: _number(category.score) for category in result.categories} if result else {}
         return [*who, _cell(result.student) if result else "", *(points.get(test, "") for test in tests),
@@ -263,6 +300,13 @@ def summary(export: GradebookExport, where: str) -> list[str]:
     what = "per-test grades" if export.format == "csv" else f"{tool} gradebook CSV"
     lines = [f"wrote the {what} of {export.students} student{'s' * (export.students != 1)} to {where} "
              f"(out of {_number(export.out_of)})"]
+    if export.held:
+        count = len(export.held)
+        fate = "rows without points" if export.format == "csv" else f"left out, {tool} keeps the grade it has"
+        lines.append(f"{count} student{'s' * (count != 1)} held back by --hold ({fate}):")
+        lines += [f"  {line}" for line in export.held]
+    if export.hold_unmatched:
+        lines.append("--hold names no student of this export: " + ", ".join(export.hold_unmatched))
     matching, roster = export.matching, export.roster
     if matching is None or roster is None:
         return lines

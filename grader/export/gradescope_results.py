@@ -26,6 +26,7 @@ from typing import Any
 
 from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, GradeResult, TestResult, write_atomically
 from .student_markdown import literal, scenario_verdicts, summary_markdown, test_markdown
+from ..rubric import PART_E
 
 MARKDOWN = "md"
 """Gradescope's output_format for Markdown."""
@@ -49,7 +50,7 @@ def gradescope_results(result: GradeResult, *, reveal_after: str = "") -> dict[s
                 order.append((test.category, test.rule))
             groups.setdefault((test.category, test.rule), []).append(test)
             continue
-        if test.category == "student_tests":
+        if test.category == PART_E:
             entry["output"] = _scenario_output(test, by_scenario.get(test.id.removeprefix("part_e::"), []))
         elif test.outcome != "passed" or test.output:
             entry["output"] = test_markdown(test)

@@ -53,6 +53,19 @@ def fixed_decks(count: int, first_seed: int = 1000) -> list[list[str]]:
     return [reference.shuffle(reference.make_deck(), seed) for seed in range(first_seed, first_seed + count)]
 
 
+COUNTER_SEEDS = (2253, 2364)
+"""Seeds of the decks the extension counters (wars, longest_war_chain, history) are observed on:
+make_deck(jokers=False) shuffled with each, so a Joker that is wrong or missing is charged in Joker dominance
+alone and the counters are still seen. With the reference: seed 2253, 68 rounds, 3 wars, the longest chain 3;
+2364, 240 rounds, 14 wars, the longest chain 2. In neither game is a player ever short in a war, so a bug of
+Exhaustion leaves them alone (tests/test_differential_deals.py checks all of it)."""
+
+
+def counter_decks() -> dict[int, list[str]]:
+    """The extension counters' 52-card decks without Jokers, by seed: the same for every student and every run."""
+    return {seed: reference.shuffle(reference.make_deck(jokers=False), seed) for seed in COUNTER_SEEDS}
+
+
 DIFFERENTIAL_DEALS = 40
 """How many fixed deals the differential test plays: between them they hold every situation the handout's
 rules name (wars of one, two and three cycles, a Joker tie, a player short in a war, a game reaching the

@@ -62,7 +62,8 @@ class Student:
     """The submission as the hidden tests see it: typed calls that return decoded plain values.
 
     trusted runs a call with one unit repaired, everything else the student's own: True or "structures" puts
-    the worker's own correct Queue and Stack in place of the student's; "card_value", "play_round",
+    the worker's own correct Queue and Stack in place of the student's; "Queue.dequeue" or "Stack.pop" that one
+    method, working on the student's own storage; "card_value", "play_round",
     "resolve_war" or "deal" the worker's own version of that function (a counterfactual run). Every call leaves `last_call`, the lines of Python
     that replay it, and a call made twice with different answers marks the submission nondeterministic.
     """

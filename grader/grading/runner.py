@@ -37,12 +37,13 @@ from .recorded import Recorded
 from .run_settings import RunSettings
 from .suite_protocol import RunRequest, ServerReply
 from .scoring import ManifestEntry, score
+from ..errors import InternalError
 
 SUITES = Path(__file__).with_name("suites")
 """The hidden suites."""
 
 
-class GradingError(RuntimeError):
+class GradingError(InternalError, RuntimeError):
     """The grader cannot run at all here (the suites do not collect, no sandbox): one line for the user."""
 
 

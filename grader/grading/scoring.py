@@ -245,7 +245,10 @@ def excusals(manifest: list[ManifestEntry], seen: dict[str, SeenTest]) -> dict[s
 
 
 UNIT_WORDS = {"structures": "Queue and Stack", "card_value": "card_value", "play_round": "play_round",
-              "resolve_war": "resolve_war", "deal": "deal"}
+              "resolve_war": "resolve_war", "deal": "deal",
+              "Queue.dequeue": "Queue.dequeue (first in, first out, on your Queue's own storage)",
+              "Stack.pop": "Stack.pop (last in, first out, on your Stack's own storage)",
+              "card_order": "Joker order (above every rank) in your own helper that orders the cards"}
 """How a follows_from sentence names each unit a counterfactual run repaired."""
 
 

@@ -82,7 +82,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import signal
 import sys
 import time
@@ -95,6 +94,9 @@ os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
+import run_sources  # type: ignore[import-not-found]  # noqa: E402 - beside this script in the runtime
+import run_world  # type: ignore[import-not-found]  # noqa: E402 - beside this script in the runtime
+from run_world import Fault  # type: ignore[import-not-found]  # noqa: E402
 import seccomp_bpf  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/seccomp_bpf.py, copied
 import landlock  # type: ignore[import-not-found]  # noqa: E402 - grader/sandbox/landlock.py, copied
 
@@ -149,135 +151,6 @@ def _send(fd: int, message: dict[str, Any]) -> None:
 
 
 # -- the child ---------------------------------------------------------------------------------------
-
-class _Sources:
-    """A meta path finder serving the package from memory, at the student's own file paths."""
-
-    def __init__(self, package: str, folder: str, sources: dict[str, str], code: dict[str, Any]) -> None:
-        self.package, self.folder, self.sources, self.code = package, folder, sources, code
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        import importlib.util  # noqa: PLC0415
-
-        if name == self.package:
-            file = "__init__.py"
-        elif name.startswith(self.package + ".") and name.count(".") == 1:
-            file = name.rpartition(".")[2] + ".py"
-        else:
-            return None
-        if file not in self.sources:
-            return None
-        spec = importlib.util.spec_from_loader(name, self,  # type: ignore[arg-type]
-                                               origin=os.path.join(self.folder, file),
-                                               is_package=file == "__init__.py")
-        if spec is not None and file == "__init__.py":
-            spec.submodule_search_locations = [self.folder]
-        if spec is not None:
-            spec.has_location = True
-        return spec
-
-    def create_module(self, spec: Any) -> None:
-        return None
-
-    def exec_module(self, module: Any) -> None:
-        file = module.__spec__.origin
-        name = os.path.basename(file)
-        code = None
-        if isinstance(self.code.get(name), str):
-            import base64  # noqa: PLC0415
-            import marshal  # noqa: PLC0415
-
-            try:
-                code = marshal.loads(base64.b64decode(self.code[name]))
-            except (ValueError, TypeError, EOFError):
-                code = None
-        if code is None or getattr(code, "co_filename", None) != file:
-            code = flat_code(self.sources[name], file)
-        module.__file__ = file
-        exec(code, module.__dict__)  # noqa: S102 - the implementation under test
-
-
-def _load_all(finder: _Sources, salt: int) -> None:
-    """Import every module of the implementation now, then forget its sources and code: nothing a test can reach
-    (the loader, this frame) holds them afterwards. Before each module, the salt (the trusted side's, per run)
-    allocates a few objects that stay alive, so where the implementation's objects lie in memory (their id())
-    says nothing about which implementation it is."""
-    import importlib  # noqa: PLC0415
-    import random  # noqa: PLC0415
-
-    padding = random.Random(salt)
-    names = sorted(finder.sources, key=lambda file: file != "__init__.py")
-    for file in names:
-        _BALLAST.append([bytearray(padding.randrange(1, 512)) for _ in range(padding.randrange(1, 64))])
-        module = finder.package if file == "__init__.py" else f"{finder.package}.{file[:-3]}"
-        try:
-            importlib.import_module(module)
-        except BaseException:  # noqa: BLE001, S110 - the test's own import reports it, the same on every run
-            pass
-    finder.sources.clear()
-    finder.code.clear()
-
-
-_BALLAST: list[Any] = []
-"""The salt's objects (kept alive until the child ends)."""
-
-HIDDEN_ATTRIBUTES = {"__code__": "__code__", "f_code": "f_code", "gi_code": "gi_code", "cr_code": "cr_code",
-                     "ag_code": "ag_code", "tb_frame": "tb_frame", "gi_frame": "gi_frame", "cr_frame": "cr_frame",
-                     "ag_frame": "ag_frame"}
-"""Attributes that lead to a code object (CPython raises the audit event object.__getattr__ for each)."""
-
-DENIED_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace", "sys.setprofile",
-                 "sys._current_frames")
-"""Ways to reach any object or frame at all, denied once the implementation is loaded."""
-
-
-def _hide_implementation(files: frozenset[str]) -> None:
-    """From now on, in this child, the implementation's code objects cannot be read: an audit hook (which no code
-    can remove) refuses with RuntimeError every step that would reach one (a function's __code__, a frame's
-    f_code, a traceback's frame...), the ways to find arbitrary objects (gc), tracing, ctypes (raw memory) and
-    opening a process's memory. files: the implementation's modules (test files may sit beside them, in the
-    package). See the module docstring for why."""
-
-    def code_of(obj: Any, name: str) -> Any:
-        if name in ("tb_frame",):
-            return obj.tb_frame.f_code
-        if name in ("gi_frame", "cr_frame", "ag_frame"):
-            frame = getattr(obj, name)
-            return frame.f_code if frame is not None else None
-        return getattr(obj, name)
-
-    inside = [False]
-
-    def hook(event: str, args: Any) -> None:
-        if inside[0]:
-            return
-        if event == "object.__getattr__":
-            name = args[1] if len(args) > 1 else ""
-            if name not in HIDDEN_ATTRIBUTES:
-                return
-            inside[0] = True
-            try:
-                code = code_of(args[0], name)
-                hidden = getattr(code, "co_filename", "") in files  # not a test file beside them
-            except BaseException:  # noqa: BLE001 - what cannot be checked is refused
-                hidden = True
-            finally:
-                inside[0] = False
-            if hidden:
-                raise RuntimeError("the implementation's code is hidden from tests")
-        elif event in DENIED_EVENTS or event.startswith("ctypes."):
-            raise RuntimeError(f"{event} is not available to tests")
-        elif event == "open" and args and isinstance(args[0], (str, bytes)):
-            inside[0] = True
-            try:
-                path = os.path.realpath(os.fsdecode(args[0]))
-            finally:
-                inside[0] = False
-            if path.startswith("/proc/") and os.path.basename(path) in ("mem", "pagemap", "environ", "maps"):
-                raise RuntimeError("a process's memory is not available to tests")
-
-    sys.addaudithook(hook)
-
 
 class _Recorder:
     """The pytest plugin reporting each test's start and end on the child's pipe."""
@@ -433,31 +306,14 @@ def _no_failure_reports() -> None:
         pass
 
 
-def flat_code(source: str, file: str) -> Any:
-    """The module's code with every line number 1 (the same as grader/part_e/runner.py's flat_code): a traceback
-    or a frame's line number says nothing of where in the implementation it was."""
-    import ast  # noqa: PLC0415
-
-    tree = ast.parse(source, file)
-    for node in ast.walk(tree):
-        if "lineno" in node._attributes:
-            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
-            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
-    return compile(tree, file, "exec", dont_inherit=True)
-
-
-def _magic() -> str:
-    import importlib.util  # noqa: PLC0415
-
-    return importlib.util.MAGIC_NUMBER.hex()
-
 
 def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool = False) -> None:
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
-        if isolated and not _fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced")),
-                                          int(command.get("scratch_inodes") or 0)):
+        if isolated and not run_world.fresh_mounts(int(command.get("scratch_bytes") or 0),
+                                                   bool(command.get("namespaced")),
+                                                   int(command.get("scratch_inodes") or 0)):
             _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
         if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
@@ -477,7 +333,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         payload: Any = json.loads(line) if line.strip() else None
         sources = payload.get("sources") if isinstance(payload, dict) else None
         code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
-        if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == _magic():
+        if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == run_sources.magic():
             code = payload["code"]
         _send(fd, {"ready": True})  # standard input is the zygote's again
         null = os.open(os.devnull, os.O_RDWR)
@@ -488,13 +344,13 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         root, package = command["root"], command["package"]
         if isinstance(sources, dict):
             folder = os.path.join(root, package)
-            finder = _Sources(package, folder, sources, code)
+            finder = run_sources.Sources(package, folder, sources, code)
             sys.meta_path.insert(0, finder)
             salt = payload.get("salt") if type(payload.get("salt")) is int else 0
             files = frozenset(os.path.join(folder, name) for name in sources)
-            _load_all(finder, salt)
+            run_sources.load_all(finder, salt)
             del payload, sources, code, line, finder  # nothing of the sources left in this frame
-            _hide_implementation(files)
+            run_sources.hide_implementation(files)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
         import random  # noqa: PLC0415
@@ -518,173 +374,6 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
 
 # -- the zygote ----------------------------------------------------------------------------------------
 
-def _snapshot(root: str) -> dict[str, bytes]:
-    files = {}
-    for folder, _, names in os.walk(root):
-        for name in names:
-            path = os.path.join(folder, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                with open(path, "rb") as handle:
-                    files[os.path.relpath(path, root)] = handle.read()
-    return files
-
-
-class Fault(Exception):
-    """The grader's fault: a run could not be set up, or what a run left could not be removed."""
-
-
-def _reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
-    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
-    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored)."""
-    if sweep:
-        for _ in range(20):
-            try:
-                os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except this one and init
-            except ProcessLookupError:
-                break
-            _reap()
-            # Outside a PID namespace of its own kill(-1) succeeds while any other process exists, signalled
-            # or not: stop once no process of this uid is left rather than after every try.
-            if not _others_of_this_uid():
-                break
-            time.sleep(0.005)
-        _reap()
-    if private_tmp:
-        for folder in ("/tmp", "/dev/shm"):
-            if os.path.isdir(folder):
-                for entry in os.listdir(folder):
-                    _delete(os.path.join(folder, entry))
-                if os.listdir(folder):
-                    raise Fault(f"{folder} could not be emptied")
-    elif sweep and os.getuid() != 0:
-        # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
-        # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
-        uid = os.getuid()
-        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
-            for path in _owned(uid, folder):
-                _delete(path)
-            left = _owned(uid, folder)
-            if left:
-                raise Fault(f"{left[0]} could not be deleted")
-    if sweep:
-        _remove_ipc()
-    for folder, dirs, names in os.walk(root, topdown=False):
-        for name in names:
-            path = os.path.join(folder, name)
-            if os.path.relpath(path, root) not in snapshot:
-                _delete(path)
-        for name in dirs:
-            path = os.path.join(folder, name)
-            if os.path.islink(path) or not any(key.startswith(os.path.relpath(path, root) + os.sep)
-                                               for key in snapshot):
-                _delete(path)
-    for relative, data in snapshot.items():
-        path = os.path.join(root, relative)
-        try:
-            with open(path, "rb") as handle:
-                same = handle.read() == data
-        except OSError:
-            same = False
-        if not same:
-            try:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                if os.path.islink(path) or os.path.isdir(path):
-                    _delete(path)
-                with open(path, "wb") as handle:
-                    handle.write(data)
-            except OSError as error:
-                raise Fault(f"{relative} could not be restored ({error.strerror})") from None
-
-
-def _owned(uid: int, folder: str) -> list[str]:
-    """What uid owns in folder and in the world-writable folders below it that are not its own."""
-    found: list[str] = []
-    try:
-        entries = os.listdir(folder)
-    except OSError:
-        return found
-    for entry in entries:
-        path = os.path.join(folder, entry)
-        try:
-            info = os.lstat(path)
-        except OSError:
-            continue
-        if info.st_uid == uid:
-            found.append(path)
-        elif os.path.isdir(path) and not os.path.islink(path) and info.st_mode & 0o002:
-            found += _owned(uid, path)
-    return found
-
-
-def _delete(path: str) -> None:
-    """Delete a file or a whole folder, first making every folder writable (a mode that blocks deletion is no
-    obstacle); Fault if it stays."""
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            for entry in os.listdir(path):
-                _delete(os.path.join(path, entry))
-            os.rmdir(path)
-        else:
-            os.unlink(path)
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise Fault(f"{path} could not be deleted ({error.strerror})") from None
-
-
-def _remove_ipc() -> None:
-    """Remove every System V shared memory segment, semaphore set and message queue this uid owns (at the levels
-    where a run has no IPC namespace of its own); Fault if one stays."""
-    uid = os.getuid()
-    libc = None
-    for kind, id_column, uid_column, call in (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"),
-                                               ("msg", 1, 7, "msgctl")):
-        try:
-            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
-                rows = [line.split() for line in handle.read().splitlines()[1:]]
-        except OSError:
-            continue
-        for row in rows:
-            try:
-                ipc_id, owner = int(row[id_column]), int(row[uid_column])
-            except (IndexError, ValueError):
-                continue
-            if owner != uid:
-                continue
-            libc = libc or _libc()
-            removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
-            if removed != 0:  # IPC_RMID is 0
-                raise Fault(f"a System V {kind} object could not be removed")
-
-
-def _others_of_this_uid() -> bool:
-    """Whether a process other than this one runs as this process's uid (a /proc entry is owned by its euid)."""
-    uid, me = os.getuid(), str(os.getpid())
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return True
-    for entry in entries:
-        if entry.isdigit() and entry != me:
-            try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    return True
-            except OSError:
-                continue
-    return False
-
-
-def _reap() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
 def _cpu(pid: int) -> float:
     stat = _stat(pid)
     return stat[0] if stat is not None else 0.0
@@ -695,65 +384,6 @@ def _seconds(table: Any, key: str, default: float) -> float:
     return float(value) if isinstance(value, (int, float)) and value > 0 else default
 
 
-CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x08000000, 0x10000000, 0x20000000, \
-    0x40000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
-PR_SET_DUMPABLE = 4
-
-
-def _libc() -> Any:
-    import ctypes  # noqa: PLC0415
-
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _new_namespaces() -> bool:
-    """Give the next child a user, PID, mount, IPC and network namespace of its own (its uid mapped to itself): it
-    will be PID 1 of a namespace nothing else lives in, with IPC objects, mounts and sockets (a loopback, which
-    it gets down: no TCP port left in TIME_WAIT by an earlier run, no abstract socket) no other run sees. False
-    where the kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
-    uid, gid = os.getuid(), os.getgid()
-    libc = _libc()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0:
-        return False
-    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
-    try:
-        for file, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-            with open(f"/proc/self/{file}", "w") as handle:
-                handle.write(text)
-    except OSError as error:
-        raise Fault(f"the run's namespaces could not be set up ({error.strerror})") from None
-    finally:
-        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    return True
-
-
-def _fresh_mounts(scratch_bytes: int, namespaced: bool, inodes: int = 0) -> bool:
-    """In the child's own mount namespace: an empty /tmp (when the sandbox's /tmp is its own: at the plain level
-    the copy and this script live in the host's) and /dev/shm, and an empty read-only /proc (which would show the
-    zygote and the other processes of the sandbox: their ids and CPU times count the runs). Then every
-    capability is dropped, so the child cannot unmount them."""
-    libc = _libc()
-    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
-        return False
-    count = f",nr_inodes={inodes}" if inodes > 0 else ""  # files and folders at once (scratch_files)
-    size = f"size={max(scratch_bytes, 1 << 20)}{count},mode=1777".encode()
-    scratch = ((b"/tmp", MS_NOSUID | MS_NODEV, size),) if namespaced else ()
-    for folder, flags, options in (*scratch, (b"/dev/shm", MS_NOSUID | MS_NODEV, size),
-                                   (b"/proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=0555")):
-        if os.path.isdir(folder) and libc.mount(b"war-grader-run", folder, b"tmpfs", flags, options) != 0:
-            return False
-    return _drop_capabilities(libc)
-
-
-def _drop_capabilities(libc: Any) -> bool:
-    """No capability left, in this user namespace or any (capset with empty sets)."""
-    import ctypes  # noqa: PLC0415
-
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()
-    return libc.capset(header, data) == 0
-
 
 def _helper(command: dict[str, Any], prepared: _Prepared, fd: int, pid_fd: int) -> None:
     """Between the zygote and one child: make the child's namespaces, start it, tell the zygote its pid (as the
@@ -761,7 +391,7 @@ def _helper(command: dict[str, Any], prepared: _Prepared, fd: int, pid_fd: int) 
     levels where namespaces work the child is PID 1, its parent pid 0, whatever run it is."""
     try:
         try:
-            isolated = _new_namespaces()
+            isolated = run_world.new_namespaces()
         except Fault as fault:
             _send(fd, {"fault": str(fault)})
             return
@@ -931,7 +561,7 @@ def _finish(command: dict[str, Any], snapshot: dict[str, bytes], helpers: list[i
             os.waitpid(helpers.pop(), 0)
         except ChildProcessError:
             pass
-    _reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
+    run_world.reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
 
 
 def _seed_unseeded() -> None:
@@ -973,7 +603,7 @@ def _prepare(command: dict[str, Any]) -> tuple[dict[str, bytes], _Prepared]:
     write copies a page of the zygote's memory)."""
     import gc  # noqa: PLC0415
 
-    snapshot = _snapshot(command["root"])
+    snapshot = run_world.snapshot(command["root"])
     prepared = _Prepared(command)
     gc.collect()
     gc.freeze()
@@ -988,7 +618,7 @@ def main() -> None:
     try:  # no process of the same uid may read this one's memory or file descriptors
         import ctypes  # noqa: PLC0415
 
-        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        ctypes.CDLL(None).prctl(run_world.PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (OSError, AttributeError):
         pass
     snapshot: dict[str, bytes] | None = None

@@ -35,20 +35,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..chaffs import CHAFFS
+from ..rubric import PART_E, SCENARIOS as RUBRIC_SCENARIOS, scenario_categories
 from ..results import ChaffVerdict, OwnCoverage, ScenarioScore, StudentTest, StudentTestsResult
 
-CATEGORY = "student_tests"
-"""The grading category of Part E (a key of grader.results.CATEGORY_TITLES)."""
+CATEGORY = PART_E
+"""The grading category of Part E (grader/rubric.py)."""
 
 SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "jokers": ("Joker dominance with mini-decks", ("joker_dominance", "normal_rounds")),
-    "forced_war": ("A forced war and its collection order", ("forced_war", "data_structures")),
-    "exhaustion": ("Exhaustion during a war", ("exhaustion",)),
-    "full_game": ("A full 54-card game", ("full_game", "extensions")),
-}
-"""Part E's four scenarios: title, and the chaff categories whose bugs a test of that scenario should catch.
-Card order and a round's collection order belong with the mini-deck rounds of the Joker scenario; the
-queue and stack bugs show first in a war's collection order; the game's statistics in a full game."""
+    scenario: (title, scenario_categories(scenario)) for scenario, title in RUBRIC_SCENARIOS.items()}
+"""Part E's scenarios: title, and the chaff categories whose bugs a test of that scenario should catch (both from
+grader/rubric.py, where each category names its scenario)."""
 
 KNOWN_EXCEPTIONS = frozenset({
     "AssertionError", "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",

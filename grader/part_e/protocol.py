@@ -84,7 +84,7 @@ class Implementation:
 
     def line(self, salt: int) -> str:
         """The child's JSON line for one run; salt (per run, from the submission's secret seed) places the
-        implementation's objects in memory (in_sandbox.py's _load_all)."""
+        implementation's objects in memory (run_sources.py's load_all)."""
         return json.dumps({"sources": dict(self.sources), "code": dict(self.code), "magic": self.magic,
                            "salt": salt})
 

@@ -27,11 +27,8 @@ import json
 import marshal
 import os
 import random
-import selectors
 import shutil
-import subprocess
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,24 +41,21 @@ from ..hidden import secret_roots
 from ..sandbox.isolation import (
     NAMESPACED,
     UID_BLOCK,
-    Limits,
     SandboxError,
     add_allowlist,
-    apply_limits,
     choose_level,
     clean_up_after,
     finish_runtime,
-    kill_uid,
     make_spec,
     scratch_inodes,
     worker_command,
     worker_env,
 )
-from ..sandbox import bounded_json
-from ..sandbox.process_tree import kill_group
 from .judge import CHAFF_RUNS, KNOWN_EXCEPTIONS, Run, given_examples, judge
-from .protocol import OWN_PACKAGE, Implementation, RunCommand, stop_line
+from .protocol import OWN_PACKAGE, Implementation, RunCommand
+from .session import REFUSED, SandboxFault, Session, Stopped
 from ..results import StudentTestsResult
+from ..rubric import PART_E
 
 SCRIPT = "student_tests_sandbox.py"
 """The in-sandbox script's name in the runtime (in_sandbox.py in this folder)."""
@@ -132,6 +126,8 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
+        for name in ("run_world.py", "run_sources.py"):  # in_sandbox.py's neighbours
+            shutil.copy(Path(__file__).with_name(name), folder / name)
         for name in ("process_clock.py", "seccomp_bpf.py", "landlock.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         add_allowlist(folder)
@@ -176,13 +172,13 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
         student_tests.problem = f"The grader could not run your tests ({error}); ask your instructor."
         return student_tests
     student_tests.spec = spec
-    student_tests.session = _Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
+    student_tests.session = Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
                                      spec.level)
     try:
         student_tests.session.launch()
         # pytest's session is set up from this line while the hidden suites run (no student code runs for it)
         student_tests.session.prepare(student_tests.ceiling())
-    except _Stopped as stop:
+    except Stopped as stop:
         student_tests.problem = str(stop)
     return student_tests
 
@@ -195,7 +191,7 @@ class StudentTests:
         self.root, self.package, self.tests, self.config = root, package, tests, config
         self.package_files = package_files
         self.spec: Any = None
-        self.session: _Session | None = None
+        self.session: Session | None = None
         self.problem = ""
         """Why the sandbox could not start (for the student), or ""."""
 
@@ -232,7 +228,7 @@ class StudentTests:
         given = given_examples(test_sources, example)
         limits = config.times
         spec, session = self.spec, self.session
-        session.deadline = time.monotonic() + limits.budget
+        session.budget = limits.budget
         session.seed = secret_seed(test_sources, package_sources)
         folder = os.path.join(spec.inside_root, package)
         schema = Schema({os.path.join(spec.inside_root, path): _line_count(text) for path, text in test_sources.items()},
@@ -295,15 +291,15 @@ class StudentTests:
                                  stop_on=catching if wheats else []))
                 if len(earlier) + 1 >= CHAFF_RUNS:
                     settled.add(key)
-        except GraderFault as fault:
+        except SandboxFault as fault:
             return StudentTestsResult("not_run", str(fault))
-        except _Stopped as stop:
+        except Stopped as stop:
             if not {reference_key, wheat_key} <= {run.key for run in runs}:
                 return StudentTestsResult("not_run", str(stop))
             note = f"{stop} The buggy versions not run twice by then count as missed." \
                 if len(settled) < len(chaffs) else ""
         result = judge(runs, test_sources=test_sources, package_sources=package_sources, given=given,
-                       points=config.points.get("student_tests", 0.0), test_timeout=limits.call_timeout,
+                       points=config.points.get(PART_E, 0.0), test_timeout=limits.call_timeout,
                        deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
 
@@ -356,22 +352,10 @@ def _outcome(run: Run, test: str) -> str:
     return str((run.outcomes.get(test) or {}).get("outcome", "missing"))
 
 
-BOOT_SECONDS = 60.0
-"""Most seconds the sandbox may take to start (to import pytest)."""
-
-
-class _Stopped(Exception):
-    """The sandbox failed or the submission's time budget for Part E ran out; the message is for the student."""
-
-
-class GraderFault(_Stopped):
-    """The sandbox could not set a run up or clean up after one: the grader's fault, never the student's."""
-
-
-def _run(session: _Session, command: RunCommand, role: str, key: str, implementation: Implementation | None,
+def _run(session: Session, command: RunCommand, role: str, key: str, implementation: Implementation | None,
          schema: Schema, *, stop_on: list[str] | tuple[str, ...] = ()) -> Run:
     """One implementation (None: the student's own package): the sandbox's report, every field checked against
-    the schema. Each run's salt (see in_sandbox.py's _load_all) comes from the submission's secret seed and the
+    the schema. Each run's salt (see run_sources.py's load_all) comes from the submission's secret seed and the
     run's number."""
     child = OWN_PACKAGE
     if implementation is not None:
@@ -407,11 +391,6 @@ class Schema:
         if self.ids is not None:
             return test in self.ids
         return any(test.startswith(file + "::") for file in self.relative)
-
-
-REFUSED = "refused"
-"""The key _Session.run's report holds (true) in place of the run's own when a line of it could not be read within
-the limits (nested deeper than json_depth): every test of that run counts as a crash."""
 
 
 def checked_run(done: dict[str, Any], role: str, key: str, schema: Schema) -> Run:
@@ -474,104 +453,3 @@ def checked_outcome(outcome: Any, schema: Schema) -> dict[str, Any]:
 def _number(value: Any) -> float:
     """A non-negative finite float from the sandbox's report (0 for anything else)."""
     return float(value) if type(value) in (int, float) and 0 <= value < 1e6 else 0.0
-
-
-class _Session:
-    """The sandboxed zygote: start, one run at a time, stop (its whole process tree killed)."""
-
-    def __init__(self, command: list[str], env: dict[str, str], limits: Limits, uid: int | None, level: str) -> None:
-        self.command, self.env, self.limits, self.uid, self.level = command, env, limits, uid, level
-        self.deadline = time.monotonic() + BOOT_SECONDS
-        """When Part E's budget runs out (grade() sets it)."""
-        self.process: subprocess.Popen[bytes] | None = None
-        self.buffer = b""
-        self.seed = b""
-        """The submission's secret seed (grade() sets it)."""
-        self.runs = 0
-
-    def launch(self) -> None:
-        """Start the sandbox; it boots while the caller goes on."""
-        limits = self.limits
-        try:
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.DEVNULL, env=self.env, cwd="/",
-                                            start_new_session=True, preexec_fn=lambda: apply_limits(limits))
-        except OSError as error:
-            raise _Stopped(f"The sandbox for your tests could not start ({error}).") from None
-
-    def prepare(self, command: RunCommand) -> None:
-        """Ask the zygote to set pytest's session up for these tests now (it reads this line once booted)."""
-        self._write(command.line("prepare"))
-
-    def wait_boot(self) -> None:
-        """Wait until the sandbox has imported pytest and says so."""
-        if self._read(min(BOOT_SECONDS, self._left())).get("boot") is not True:
-            raise _Stopped("The sandbox for your tests did not start.")
-
-    def run(self, command: RunCommand, child: str, stop_on: list[str]) -> dict[str, Any]:
-        """One run (child: the line its child reads, an implementation's or OWN_PACKAGE); the stop set goes to
-        the zygote only once its child has read that line (the child never sees it). The reply is unchecked."""
-        self._write(command.line())
-        while True:
-            message = self._read(self._left())
-            if message.get("fork") is True:
-                self._write(child)
-            elif message.get("ready") is True:
-                self._write(stop_line(stop_on))
-            elif isinstance(message.get("done"), dict):
-                return message["done"]
-            elif message.get(REFUSED) is True:
-                return message  # a line past json_depth: the run's report is a lie (checked_run)
-            elif isinstance(message.get("fault"), str):
-                raise GraderFault(f"The grader could not run your tests (Part E's sandbox: {message['fault'][:200]}); "
-                                  "ask your instructor.")
-            else:
-                raise _Stopped("The process running your tests stopped answering.")
-
-    def _left(self) -> float:
-        return self.deadline - time.monotonic()
-
-    def _write(self, line: str) -> None:
-        assert self.process is not None and self.process.stdin is not None
-        try:
-            self.process.stdin.write(line.encode() + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise _Stopped("The process running your tests ended.") from None
-
-    def _read(self, timeout: float) -> dict[str, Any]:
-        assert self.process is not None and self.process.stdout is not None
-        stream = self.process.stdout
-        with selectors.DefaultSelector() as selector:
-            selector.register(stream, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                left = timeout if timeout > 0 else 0
-                if left <= 0 or not selector.select(left):
-                    raise _Stopped("Your tests used up the time allowed for grading them.")
-                chunk = os.read(stream.fileno(), 1 << 20)
-                if not chunk:
-                    raise _Stopped("The process running your tests ended.")
-                self.buffer += chunk
-                if len(self.buffer) > self.limits.reply_bytes:
-                    raise _Stopped("The process running your tests sent too much.")
-                timeout = self._left()
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            message = bounded_json.read(line, max_bytes=self.limits.reply_bytes, max_depth=self.limits.json_depth)
-        except bounded_json.Refused as refused:
-            return {REFUSED: True} if refused.deep else {}
-        return message if isinstance(message, dict) else {}
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None:
-            return
-        kill_group(process)
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
-        if self.uid is not None and self.level != "bwrap":
-            kill_uid(self.uid)

@@ -23,9 +23,12 @@ import markupsafe
 from ..late import Lateness
 from ..part_e.judge import CREDIT_RULE
 from ..results import CATEGORY_TITLES, OUTCOMES, CategoryScore, GradeResult, write_atomically
+from ..submissions import SIMILARITY_HTML
 from .charts import category_bars, game_comparison, histogram
 from .input import result_paths, try_load
 from .page import WHOLE_OUTPUT_LIMIT, category_views, clip, file_view, losses, percent
+from ..errors import UserError
+from ..rubric import PART_E
 
 CHANGES = "changes.csv"
 """OUT/changes.csv, written by a regrade that moved scores (grader/batch/changes.py); the index links it."""
@@ -34,7 +37,7 @@ VIEWS = ("student", "instructor")
 """student hides the names and details of hidden tests; instructor shows everything."""
 
 
-class ReportError(ValueError):
+class ReportError(UserError, ValueError):
     """Reports cannot be rendered as asked; the message is one line naming the file or folder."""
 
 
@@ -83,7 +86,8 @@ def render_reports(out: Path, *, view: str = "student", students: list[str] | No
             page = path.parent if pages is None else pages / path.parent.name
             written.append(_write(page / "report.html", render_student_report(result, view=view, reveal=reveal)))
     index = _write((pages or out) / "index.html",
-                   _render_overview(rows, view=view, changes=changes_link(out, pages or out), revealed=reveal))
+                   _render_overview(rows, view=view, changes=changes_link(out, pages or out), revealed=reveal,
+                                    similarity=similarity_link(out, pages or out, view)))
     written.append(index)
     if unreadable:
         path, problem = unreadable[0]
@@ -103,7 +107,8 @@ def render_results(out: Path, results: list[GradeResult], *, view: str = "studen
     written = [write_student_report(out, result, view=view, reveal=reveal) for result in results
                if result.student not in rendered]
     written.append(_write(out / "index.html", render_class_overview(results, view=view, revealed=reveal,
-                                                                    changes=changes_link(out, out))))
+                                                                    changes=changes_link(out, out),
+                                                                    similarity=similarity_link(out, out, view))))
     return written
 
 
@@ -112,6 +117,14 @@ def changes_link(out: Path, pages: Path) -> str | None:
     if not (out / CHANGES).is_file():
         return None
     return "./" + quote(os.path.relpath(out / CHANGES, pages))
+
+
+def similarity_link(out: Path, pages: Path, view: str) -> str | None:
+    """The link from the instructor view's index in pages to OUT/similarity.html (`war-grader similarity`), None
+    without one, and always None in the student view: the page is the instructor's alone."""
+    if view != "instructor" or not (out / SIMILARITY_HTML).is_file():
+        return None
+    return "./" + quote(os.path.relpath(out / SIMILARITY_HTML, pages))
 
 
 def write_student_report(out: Path, result: GradeResult, *, view: str = "student", reveal: bool = False) -> Path:
@@ -153,12 +166,13 @@ def render_student_report(result: GradeResult, *, view: str = "student", reveal:
 
 
 def render_class_overview(results: list[GradeResult], *, view: str = "student", changes: str | None = None,
-                          revealed: bool = False) -> str:
+                          revealed: bool = False, similarity: str | None = None) -> str:
     """OUT/index.html for these results: a table linking to each <student>/report.html, and the class's charts;
-    `changes` is the link to changes.csv, if the batch moved scores; `revealed` says the reports show hidden tests."""
+    `changes` is the link to changes.csv, if the batch moved scores; `revealed` says the reports show hidden tests;
+    `similarity` is the link to similarity.html, shown in the instructor view only."""
     _check_view(view)
     return _render_overview([_Entry(folder=result.student, result=result, problem="") for result in results],
-                            view=view, changes=changes, revealed=revealed)
+                            view=view, changes=changes, revealed=revealed, similarity=similarity)
 
 
 def load_result(path: Path) -> GradeResult:
@@ -219,7 +233,8 @@ class OverviewRow:
     """The late policy's verdict, shown as a mark beside the total when the submission was late."""
 
 
-def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = None, revealed: bool = False) -> str:
+def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = None, revealed: bool = False,
+                     similarity: str | None = None) -> str:
     """The class overview for these entries."""
     columns = list(CATEGORY_TITLES)
     for entry in entries:
@@ -250,6 +265,7 @@ def _render_overview(entries: list[_Entry], *, view: str, changes: str | None = 
         graded_count=len(graded),
         view=view,
         changes=changes,
+        similarity=similarity if view == "instructor" else None,
         revealed=revealed,
         rows=rows,
         columns=[(column, CATEGORY_TITLES.get(column, column)) for column in columns],
@@ -277,7 +293,7 @@ def class_misses(graded: list[GradeResult]) -> tuple[list[tuple[str, str, int]],
     judged: Counter[str] = Counter()
     for result in graded:
         rules.update({(test.rule or test.name, CATEGORY_TITLES.get(test.category, test.category))
-                      for test in result.tests if test.category != "student_tests" and test.score < test.max_score})
+                      for test in result.tests if test.category != PART_E and test.score < test.max_score})
         diagnoses.update({category.diagnosis for category in result.categories if category.diagnosis})
         own = result.student_tests
         judged_suite = own is not None and own.status == "graded" and not own.invalid and not own.untrusted

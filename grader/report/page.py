@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..results import CATEGORY_TITLES, EARNING_OUTCOMES, CategoryScore, CoveredFile, Difference, GradeResult, TestResult
+from ..rubric import PART_E
 
 OUTPUT_LIMIT = (4_000, 60)
 """Characters and lines of one test's captured output shown."""
@@ -172,7 +173,7 @@ def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
     diagnoses = {category.id: category.diagnosis for category in result.categories}
     found: dict[tuple[str, str], Loss] = {}
     for test in result.tests:
-        if test.category == "student_tests" or test.score >= test.max_score:
+        if test.category == PART_E or test.score >= test.max_score:
             continue
         key = (test.category, test.rule or base_name(test))
         lost = test.max_score - test.score
@@ -183,9 +184,9 @@ def losses(result: GradeResult, *, instructor: bool) -> list[Loss]:
         found[key] = Loss(test.category, CATEGORY_TITLES.get(test.category, test.category), key[1], lost, 1,
                           diagnoses.get(test.category, ""),
                           f"test-{test.id}" if shown else f"category-{test.category}")
-    part_e = next((category for category in result.categories if category.id == "student_tests"), None)
+    part_e = next((category for category in result.categories if category.id == PART_E), None)
     if part_e is not None and part_e.score < part_e.max_score:
-        found[("student_tests", "")] = Loss(part_e.id, part_e.title, "the buggy versions your tests did not catch",
+        found[(PART_E, "")] = Loss(part_e.id, part_e.title, "the buggy versions your tests did not catch",
                                             part_e.max_score - part_e.score, 0, "", f"category-{part_e.id}")
     order = list(CATEGORY_TITLES)
     ordered = sorted(found.values(), key=lambda loss: (order.index(loss.category) if loss.category in order

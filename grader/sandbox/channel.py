@@ -20,6 +20,7 @@ from .process_clock import CallClock
 from .process_tree import kill_group
 from . import scratch_usage
 from .reply import Reply
+from ..errors import InternalError
 
 OUTPUT_CAP = 64 * 1024
 """Characters of the student's printed output kept over the whole submission."""
@@ -121,7 +122,7 @@ class Ungradable(Exception):
     """The submission cannot be graded at all: it does not import."""
 
 
-class GraderFault(Exception):
+class GraderFault(InternalError):
     """The grader could not do its part (the sandbox would not start, a protocol error of ours)."""
 
 

@@ -3,30 +3,27 @@
 from __future__ import annotations
 
 import compileall
-import fcntl
 import functools
 import os
 import resource
 import shutil
-import stat
 import subprocess
-import sys
 import tempfile
-import threading
-import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from . import landlock, seccomp_bpf, syscall_allowlist
 from .worker import NEIGHBOURS
+from . import uid_level
+# The machine's side of a sandbox (uids, clean-up, the interpreter), imported here for the levels' callers too.
+from .host import (NAMESPACED, SandboxError, UID_BASE, UID_BLOCK, UID_BLOCKS, MAX_JOBS, FRESH_BASE, FRESH_BLOCK,
+                   WRITABLE, UID_LOCKS, owned_by, IPC_KINDS, ipc_of, remove_ipc_of, remove_files_of, remove_path,
+                   kill_uid, processes_of, fresh_uids, fresh_uid, uid_block, choose_python)
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
 """Strongest first: bubblewrap, namespaces with unshare, a uid of its own (grader/sandbox/uid_level.py), or
 resource limits alone."""
-
-NAMESPACED = ("bwrap", "unshare")
-"""The levels that show the worker a file system of its own (a mount namespace)."""
 
 WARNINGS = {
     "bwrap": "",
@@ -80,26 +77,6 @@ PLAIN_REFUSED = ("at the plain sandbox level student code could read the hidden 
                  "install bubblewrap (or let unshare work, or run as root for the uid level), or set allow_plain = true under [sandbox] in a "
                  "--config file to grade anyway")
 """Why plain is refused unless the instructor opts in."""
-
-UID_BASE, UID_BLOCK, UID_BLOCKS = 200000, 64, 256
-"""A grading run started by root holds a block of UID_BLOCK uids for its whole life (a lock under UID_LOCKS), and with
-it FRESH_BLOCK uids its sandboxes run as, one each (fresh_uid): two sandboxes, even of two graders running at once,
-never share a uid. The block's own uids are those the uid level checks what student code could read as."""
-
-MAX_JOBS = UID_BLOCK // 2
-"""Job slots one grading run may use: the lower half of its uid block; Part E's sandboxes use the upper half."""
-
-FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 16
-"""Every sandbox a grader run as root starts (a worker, Part E's) runs as a uid no earlier sandbox of that run used:
-the next of the FRESH_BLOCK uids that go with its uid block (block i: FRESH_BASE + i * FRESH_BLOCK on), so nothing one
-student's code left under its uid (a file, an IPC object, a process) is ever the next student's."""
-
-WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
-"""The folders every user may write to (with the world-writable folders below them): where a sandbox's uid can
-leave something outside its scratch at the uid and plain levels."""
-
-UID_LOCKS = Path("/run/war-grader")
-"""Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
 
 INSIDE_ROOT = "/submission"
 """Where the submission's private copy appears (read-only) inside a namespaced sandbox."""
@@ -264,10 +241,6 @@ class SandboxSpec:
         return cls(**values)
 
 
-class SandboxError(RuntimeError):
-    """The sandbox cannot be set up on this machine (a fault of the grader's, not the student's)."""
-
-
 def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
     """The argv that starts the worker at the spec's level (script: a script of the runtime, for Part E).
 
@@ -377,7 +350,7 @@ def clean_up_after(spec: SandboxSpec) -> None:
         return
     if spec.scratch:
         for entry in Path(spec.scratch).iterdir():
-            _remove(entry)
+            remove_path(entry)
     for folder in WRITABLE:
         remove_files_of(spec.uid, Path(folder))
     remove_ipc_of(spec.uid)
@@ -387,181 +360,11 @@ def clean_up_after(spec: SandboxSpec) -> None:
         raise SandboxError(f"what the sandbox's uid {spec.uid} left could not be removed ({str(left[0])[:200]})")
 
 
-def owned_by(uid: int, folder: Path) -> list[Path]:
-    """What uid owns in folder and in the world-writable folders below it (what remove_files_of removes)."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return []
-    found: list[Path] = []
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if info.st_uid == uid:
-            found.append(Path(entry.path))
-        elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
-            found += owned_by(uid, Path(entry.path))
-    return found
-
-
-IPC_KINDS = (("shm", "-m", 7), ("sem", "-s", 4), ("msg", "-q", 7))
-"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid."""
-
-
-def ipc_of(uid: int) -> list[str]:
-    """The System V IPC objects uid owns ("shm 1234"), from /proc/sysvipc."""
-    found = []
-    for kind, _, column in IPC_KINDS:
-        try:
-            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
-                rows = [line.split() for line in handle.read().splitlines()[1:]]
-        except OSError:
-            continue
-        found += [f"{kind} {row[1]}" for row in rows if len(row) > column and row[column] == str(uid)]
-    return found
-
-
-def remove_ipc_of(uid: int) -> None:
-    """Remove every System V IPC object uid owns (they outlive every process of it)."""
-    options = {kind: option for kind, option, _ in IPC_KINDS}
-    for found in ipc_of(uid):
-        kind, ident = found.split()
-        subprocess.run(["ipcrm", options[kind], ident], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=False, timeout=10)
-
-
-def remove_files_of(uid: int, folder: Path) -> None:
-    """Delete everything uid owns in folder and in the world-writable folders below it."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if info.st_uid == uid:
-            _remove(Path(entry.path))
-        elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
-            remove_files_of(uid, Path(entry.path))
-
-
-def _remove(path: Path) -> None:
-    try:
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            path.unlink()
-    except OSError:
-        pass
-
-
-def kill_uid(uid: int) -> None:
-    """Kill every process left running as uid (a fork bomb's children), sweeping until none is left."""
-    for _ in range(50):
-        if not processes_of(uid):
-            return
-        subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "kill", "-KILL", "-1"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
-        time.sleep(0.02)
-
-
-def _uids_running(uids: range) -> set[int]:
-    """Which of uids own a process now (one pass over /proc)."""
-    found = set()
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                owner = entry.stat().st_uid
-            except OSError:
-                continue
-            if owner in uids:
-                found.add(owner)
-    return found
-
-
-def processes_of(uid: int) -> list[int]:
-    """Live (not zombie) process ids owned by uid, from /proc."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                if entry.stat().st_uid != uid:
-                    continue
-                with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as handle:
-                    state = handle.read().rpartition(")")[2].split()[0]
-            except (FileNotFoundError, ProcessLookupError, IndexError):
-                continue
-            if state not in ("Z", "X"):
-                found.append(int(entry.name))
-    return found
-
-
-_HELD_LOCKS: list[int] = []
-"""File descriptors holding this process's uid block (released when the process ends, however it ends)."""
-
-_fresh_lock = threading.Lock()
-_fresh_used: list[int] = []
-"""How many fresh uids this process has handed out (one item: the count)."""
-
-
-def fresh_uids() -> range:
-    """The uids that go with this process's uid block, one per sandbox it starts (fresh_uid)."""
-    index = (uid_block() - UID_BASE) // UID_BLOCK
-    return range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
-
-
-def fresh_uid() -> int:
-    """A uid no sandbox started by this process has run as: the next of fresh_uids()."""
-    uids = fresh_uids()
-    with _fresh_lock:
-        used = _fresh_used[0] if _fresh_used else 0
-        if used >= len(uids):
-            raise SandboxError(f"this grading run has used all {len(uids)} of its sandbox uids")
-        _fresh_used[:] = [used + 1]
-    return uids[used]
-
-
-@functools.lru_cache(maxsize=1)
-def uid_block() -> int:
-    """The first uid of a block this process holds until it exits; no other grader can hold the same block.
-
-    A block whose lock is free belongs to no running grader, so anything still running as one of its uids
-    (left by a grader killed with -9) is killed before the block is used.
-    """
-    folder = UID_LOCKS if os.geteuid() == 0 else Path(tempfile.gettempdir()) / f"war-grader-uids-{os.getuid()}"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        folder = Path(tempfile.gettempdir()) / f"war-grader-uids-{os.getuid()}"
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    for index in range(UID_BLOCKS):
-        handle = os.open(folder / f"block-{index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(handle)
-            continue
-        _HELD_LOCKS.append(handle)
-        first = UID_BASE + index * UID_BLOCK
-        fresh = range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
-        for uids in (range(first, first + UID_BLOCK), fresh):
-            for uid in _uids_running(uids):
-                kill_uid(uid)
-        return first
-    raise SandboxError(f"all {UID_BLOCKS} blocks of worker uids are held by running graders")
-
-
-@functools.lru_cache(maxsize=None)
 def level_works(level: str) -> bool:
     """Whether this machine can start a process at level (tried once per process)."""
     if level == "plain":
         return True
     if level == "uid":
-        from . import uid_level
         return uid_level.works()
     probe = ["true"]
     if level == "bwrap":
@@ -610,33 +413,6 @@ def choose_level(requested: str, *, allow_plain: bool = False) -> str:
                             if requested == "auto"
                             else "") + PLAIN_REFUSED)
     return level
-
-
-def choose_python(level: str, unprivileged: bool) -> tuple[str, str]:
-    """The interpreter for the worker and the folder to bind for it: (python, python_home)."""
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    base = Path(sys.base_prefix) / "bin" / version
-    base_python = str(base) if base.exists() else os.path.realpath(sys.executable)
-    if level in NAMESPACED:
-        home = "" if sys.base_prefix.startswith("/usr/") or sys.base_prefix == "/usr" else sys.base_prefix
-        return base_python, home
-    candidates = [base_python, f"/usr/bin/{version}", "/usr/bin/python3"]
-    for candidate in candidates:
-        if os.path.exists(candidate) and (not unprivileged or _others_can_run(candidate)):
-            return candidate, ""
-    raise SandboxError(
-        f"no Python interpreter that an unprivileged user can run (tried {', '.join(candidates)}); "
-        "install bubblewrap or Debian's python3"
-    )
-
-
-def _others_can_run(path: str) -> bool:
-    """Whether a user who is neither owner nor in the group can reach and execute path."""
-    real = Path(os.path.realpath(path))
-    for folder in [*reversed(real.parents)]:
-        if not folder.stat().st_mode & stat.S_IXOTH:
-            return False
-    return bool(real.stat().st_mode & stat.S_IXOTH)
 
 
 def make_runtime(folder: Path) -> Path:
@@ -710,7 +486,6 @@ def make_spec(
     if level == "uid":
         if uid is None:
             raise SandboxError("the uid sandbox level needs the grader to run as root")
-        from . import uid_level
         uid_level.seal(hidden)
         limits = replace(limits, network_filter=(uid_level.network_filter() or b"").hex())
     if level not in NAMESPACED:

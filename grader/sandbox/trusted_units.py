@@ -207,9 +207,132 @@ class TrustedUnits:
         return self.session.queue(deck[0::2]), self.session.queue(deck[1::2])
 
 
-REPAIRABLE = ("structures", "card_value", "play_round", "resolve_war", "deal")
-"""The units a counterfactual run may take from the reference: the student's Queue and Stack together, or one
-function. Everything else stays the student's own."""
+REPAIRABLE = ("Queue.dequeue", "Stack.pop", "structures", "card_value", "play_round", "resolve_war", "deal",
+              "card_order")
+"""The units a counterfactual run may take from the reference: one method of the student's Queue or Stack (on
+the student's own storage), the two classes together, one function, or the Joker's place in the student's own
+helpers that order cards. Everything else stays the student's own."""
+
+METHODS = {"Queue.dequeue": ("Queue", "enqueue", "dequeue", 0), "Stack.pop": ("Stack", "push", "pop", -1)}
+"""The methods repaired alone: (class, the method that adds, the one that takes, which probe item it should take:
+the first added for a queue, the last for a stack)."""
+
+ORDER_CHECKS = {"Queue": ((("add", "7"), ("add", "Jo"), ("add", "2"), ("add", "K"), ("add", "10"), ("take", "7"),
+                           ("take", "Jo"), ("take", "2"), ("take", "K"), ("take", "10"), ("empty",)),
+                          (("add", "1"), ("add", "2"), ("take", "1"), ("add", "3"), ("take", "2"), ("add", "4"),
+                           ("take", "3"), ("take", "4"), ("empty",))),
+                "Stack": ((("add", "7"), ("add", "Jo"), ("add", "2"), ("add", "K"), ("add", "10"), ("take", "10"),
+                           ("take", "K"), ("take", "2"), ("take", "Jo"), ("take", "7"), ("empty",)),)}
+"""The order the hidden Data-structures tests ask of each class (test_data_structures.py): a repaired method must
+give it on a fresh instance of the student's class before any repaired call runs with it."""
+
+
+def _storage_kind(value: Any) -> str:
+    """ "list" or "deque" for storage a repaired method can work on (exactly those types), else ""."""
+    kind = _type(value)
+    if kind is _list:
+        return "list"
+    if _getattr(kind, "__module__", "") == "collections" and _getattr(kind, "__qualname__", "") == "deque":
+        return "deque"
+    return ""
+
+
+class TrustedMethod:
+    """While active, one method of the student's Queue or Stack (METHODS) takes the right end of the student's own
+    storage: the list or deque, held in one attribute of each instance, that the student's adding method fills.
+    Game code that reads that storage itself (`hand.items`) sees the student's own structure, with only that
+    method repaired. The student's method is still called first, for whatever it keeps beside the storage (a
+    count of items), and the storage is then set to what the right method leaves; its answer is the right item.
+    A class whose storage cannot be found, or that does not then pass the order of the hidden Data-structures
+    tests, cannot be repaired this way (StudentFault: the repair proves nothing)."""
+
+    def __init__(self, session: Session, unit: str) -> None:
+        self.session = session
+        self.kind, self.add, self.take, self.wanted = METHODS[unit]
+        self.target: Any = None
+        self.had: Any = None
+
+    def __enter__(self) -> TrustedMethod:
+        target = self.session.name(self.kind)
+        attribute, end = self._storage(target)
+        original = _getattr(target, self.take)
+        kind, take = self.kind, self.take
+
+        def stand_in(instance: Any) -> Any:
+            storage = _getattr(instance, attribute, None)
+            if not _storage_kind(storage):
+                raise StudentFault(f"your {kind} no longer keeps its items in .{attribute}")
+            before = _list(storage)
+            if not before:
+                raise IndexError(f"{take} from an empty {kind}")
+            item, rest = (before[0], before[1:]) if end == 0 else (before[-1], before[:-1])
+            original(instance)  # the student's own bookkeeping; its answer is replaced
+            storage = _getattr(instance, attribute, None)
+            kind_now = _storage_kind(storage)
+            if kind_now == "list":
+                storage[:] = rest
+            elif kind_now == "deque":
+                storage.clear()
+                storage.extend(rest)
+            else:
+                raise StudentFault(f"your {kind}.{take} replaced .{attribute} with something else")
+            return item
+
+        self.had = vars(target).get(self.take, None)
+        self.target = target
+        setattr(target, self.take, stand_in)
+        try:
+            self._check(target)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def _storage(self, target: Any) -> tuple[str, int]:
+        """The attribute holding the items, and the end (0 or -1) of it the repaired method takes from."""
+        try:
+            probe = target()
+            _getattr(probe, self.add)("2")
+            _getattr(probe, self.add)("3")
+            found = [(name, _list(value)) for name, value in _list(vars(probe).items())
+                     if _storage_kind(value) and _list(value) in (["2", "3"], ["3", "2"])]
+        except Exception:  # noqa: BLE001 - the student's class could not be probed: nothing to repair on
+            found = []
+        if _len(found) != 1:
+            raise StudentFault(f"your {self.kind}'s items are not in one list or deque the grader can repair it on")
+        name, items = found[0]
+        wanted = ("2", "3")[self.wanted]
+        return name, 0 if items[0] == wanted else -1
+
+    def _check(self, target: Any) -> None:
+        """The repaired class gives the order the hidden tests ask for, or StudentFault."""
+        for steps in ORDER_CHECKS[self.kind]:
+            instance = target()
+            for step in steps:
+                try:
+                    if step[0] == "add":
+                        _getattr(instance, self.add)(step[1])
+                        continue
+                    got = _getattr(instance, self.take)()
+                except IndexError:
+                    if step[0] == "empty":
+                        continue
+                    got = IndexError
+                except Exception:  # noqa: BLE001 - the repaired class fails on its own
+                    got = None
+                if step[0] == "empty" or got != step[1]:
+                    raise StudentFault(f"your {self.kind} does not follow the order even with "
+                                       f"{self.kind}.{self.take} repaired")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.target is None:
+            return
+        if self.had is None:
+            delattr(self.target, self.take)
+        else:
+            setattr(self.target, self.take, self.had)
+        self.target = None
+
 
 
 class TrustedUnit:
@@ -277,13 +400,164 @@ def _war_helper(session: Session, units: TrustedUnits, helper: Any) -> Any:
     return stand_in
 
 
+RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""The handout's ranks, lowest first, without the Joker."""
+
+CONTRACT_FUNCTIONS = frozenset({"card_value", "play_round", "resolve_war", "play_game", "deal", "make_deck",
+                                "shuffle"})
+"""The handout's functions: repaired (or not) as units of their own, never as a helper."""
+
+
+class TrustedCardOrder:
+    """While active, the student's own helpers that order cards (a function play_round or resolve_war calls, at
+    most two calls deep, other than the handout's) put the Joker above every rank, and answer exactly as the
+    student's do for every other card: the comparison of cards repaired where the student makes it, when
+    card_value is not what compares them. A helper is one only when it orders the 13 ranks as the handout does and
+    misplaces the Joker: a key (one card in, a number out, strictly rising from "1" to "K") or a comparison of
+    two cards (True when the first beats the second, or a number whose sign says which wins). None found:
+    StudentFault (the repair proves nothing)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.patched: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> TrustedCardOrder:
+        repairs = []
+        for helper in self._reached():
+            stand_in = _joker_placed(helper)
+            if stand_in is not None:
+                repairs.append((helper, stand_in))
+        if not repairs:
+            raise StudentFault("no helper of yours orders the cards the handout's way but for the Joker")
+        for module in self.session.modules:
+            for attribute, value in _list(vars(module).items()):
+                for helper, stand_in in repairs:
+                    if value is helper:
+                        self.patched.append((module, attribute, value))
+                        setattr(module, attribute, stand_in)
+        return self
+
+    def _reached(self) -> list[Any]:
+        """The student's plain functions (not the handout's) that play_round or resolve_war calls by name, at most
+        two calls deep."""
+        names = {_getattr(module, "__name__", "") for module in self.session.modules}
+        found: list[Any] = []
+        frontier = []
+        for unit in ("play_round", "resolve_war"):
+            try:
+                frontier.append(self.session.name(unit))
+            except StudentFault:
+                continue
+        for _depth in _range(2):
+            following = []
+            for function in frontier:
+                space = _getattr(function, "__globals__", None)
+                code = _getattr(function, "__code__", None)
+                if _type(space) is not dict or code is None:
+                    continue
+                for name in _code_names(code):
+                    value = space.get(name)
+                    if name in CONTRACT_FUNCTIONS or _type(value).__name__ != "function" or \
+                            _getattr(value, "__module__", None) not in names or any(value is f for f in found):
+                        continue
+                    found.append(value)
+                    following.append(value)
+            frontier = following
+        return found
+
+    def __exit__(self, *exc: object) -> None:
+        for module, attribute, value in reversed(self.patched):
+            setattr(module, attribute, value)
+
+
+def _code_names(code: Any) -> list[str]:
+    """The global names a code object and the code nested in it (comprehensions, lambdas) use."""
+    names: list[str] = []
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        names.extend(name for name in current.co_names if _type(name) is str)
+        pending.extend(const for const in current.co_consts if _type(const).__name__ == "code")
+    return names
+
+
+def _answer(function: Any, *cards: str) -> Any:
+    """function(*cards), or None where it raises."""
+    try:
+        return function(*cards)
+    except Exception:  # noqa: BLE001 - a helper that raises on a card answers nothing for it
+        return None
+
+
+def _number(value: Any) -> bool:
+    return _type(value) is int or _type(value) is float
+
+
+def _sign(value: Any) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _joker_placed(helper: Any) -> Any:
+    """helper with the Joker put above every rank, if it is a key or a comparison of cards that orders the 13 ranks
+    the handout's way and misplaces the Joker; else None."""
+    code = _getattr(helper, "__code__", None)
+    defaults = _getattr(helper, "__defaults__", None) or ()
+    if code is None or code.co_kwonlyargcount:
+        return None
+    required = code.co_argcount - _len(defaults)
+    if required == 1:
+        keys = [_answer(helper, rank) for rank in RANKS]
+        if not all(_number(key) for key in keys) or any(a >= b for a, b in zip(keys, keys[1:])):
+            return None
+        joker = _answer(helper, "Jo")
+        if _number(joker) and joker > keys[-1]:
+            return None  # the Joker is already on top: nothing to repair
+        top = keys[-1] + 1
+
+        def key_stand_in(*args: Any, **kwargs: Any) -> Any:
+            if _len(args) == 1 and not kwargs and _type(args[0]) is str and args[0] == "Jo":
+                return top
+            return helper(*args, **kwargs)
+
+        return key_stand_in
+    if required != 2:
+        return None
+    answers = [(a, b, _answer(helper, a, b)) for a in RANKS for b in RANKS]
+    if all(_type(got) is bool and got == (TRUSTED_VALUES[a] > TRUSTED_VALUES[b]) for a, b, got in answers):
+        def right(a: str, b: str) -> Any:
+            return TRUSTED_VALUES[a] > TRUSTED_VALUES[b]
+    elif all(_type(got) is int and _sign(got) == _sign(TRUSTED_VALUES[a] - TRUSTED_VALUES[b]) for a, b, got in answers):
+        def right(a: str, b: str) -> Any:
+            return _sign(TRUSTED_VALUES[a] - TRUSTED_VALUES[b])
+    else:
+        return None
+    with_joker = [(a, b) for a in (*RANKS, "Jo") for b in (*RANKS, "Jo") if "Jo" in (a, b)]
+    if all(_answer(helper, a, b) == right(a, b) and _type(_answer(helper, a, b)) is _type(right(a, b))
+           for a, b in with_joker):
+        return None  # the Joker is already ordered right: nothing to repair
+
+    def pair_stand_in(*args: Any, **kwargs: Any) -> Any:
+        if _len(args) == 2 and not kwargs and all(_type(card) is str and card in TRUSTED_VALUES for card in args) \
+                and "Jo" in args:
+            return right(args[0], args[1])
+        return helper(*args, **kwargs)
+
+    return pair_stand_in
+
+
 def repaired(session: Session, trusted: Any) -> Any:
     """The context of a call: the student's code as it is (trusted false), or with one unit repaired (True or
-    "structures": the Queue and Stack; "card_value", "play_round", "resolve_war", "deal": that function)."""
+    "structures": the Queue and Stack; "Queue.dequeue", "Stack.pop": that method alone, on the student's own
+    storage; "card_value", "play_round", "resolve_war", "deal": that function; "card_order": the Joker's place in
+    the student's own helpers that order cards)."""
     if trusted is True or trusted == "structures":
         return TrustedStructures(session, True)
     if not trusted:
         return TrustedStructures(session, False)
+    if _type(trusted) is str and trusted in METHODS:
+        return TrustedMethod(session, trusted)
+    if trusted == "card_order":
+        return TrustedCardOrder(session)
     if _type(trusted) is str and trusted in REPAIRABLE:
         return TrustedUnit(session, trusted)
     raise StudentFault(f"no unit called {safe_text(lambda: _str(trusted))} can be repaired")

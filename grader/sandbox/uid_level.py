@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 
 from . import seccomp_bpf, syscall_allowlist
-from .isolation import UID_BLOCK, SandboxError, choose_python, uid_block
+from .host import UID_BLOCK, SandboxError, choose_python, uid_block
 
 LEVEL = "uid"
 

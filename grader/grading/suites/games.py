@@ -203,8 +203,9 @@ def _variant_game(student: Student, failure: Exception, deck: list[str], max_rou
 
 def _chain_seen(student: Student, chain: int, max_rounds: int, variant: variants.Variant) -> bool:
     """Whether the student's play_game counts a longest war chain of `chain` right on a fixed deck where its
-    game is exactly the variant's (and that game's longest chain is `chain`)."""
-    for deck in expected.fixed_decks(12):
+    game is exactly the variant's (and that game's longest chain is `chain`): the counters' own decks without
+    Jokers first, then the fixed 54-card decks."""
+    for deck in [*expected.counter_decks().values(), *expected.fixed_decks(12)]:
         mine = variants.game(deck, max_rounds, **variant.options)
         if mine["longest_war_chain"] != chain:
             continue

@@ -22,18 +22,30 @@ def explain(failure: Exception, *causes: dict[str, str]) -> Exception:
 
 
 UNIT_CATEGORIES = {
+    "Queue.dequeue": ("data_structures",),
+    "Stack.pop": ("data_structures",),
     "structures": ("data_structures",),
     "card_value": ("normal_rounds", "joker_dominance"),
     "play_round": ("normal_rounds", "joker_dominance"),
     "resolve_war": ("forced_war", "exhaustion"),
     "deal": ("full_game",),
+    "card_order": ("joker_dominance",),
 }
 """Each unit a counterfactual run may repair, and the categories whose own tests charge its bugs."""
 
-GAME_UNITS = ("structures", "card_value", "play_round", "resolve_war", "deal")
-"""The units a whole game depends on, tried in this order."""
+STRUCTURE_UNITS = ("Queue.dequeue", "Stack.pop", "structures")
+"""The repairs of the data structures, smallest first: one method on the student's own storage (game code that
+reads a Queue's list itself still works), then both classes replaced."""
 
-REPLAY_UNITS = ("structures", "card_value", "play_round", "resolve_war")
+UNIT_TESTS = {"Queue.dequeue": ("test_queue_is_first_in_first_out", "test_queue_keeps_order_when_operations_interleave"),
+              "Stack.pop": ("test_stack_is_last_in_first_out",)}
+"""The tests that charge a method's bug: the method is repaired only once one of them has failed."""
+
+GAME_UNITS = (*STRUCTURE_UNITS, "card_value", "play_round", "resolve_war", "deal", "card_order")
+"""The units a whole game depends on, tried in this order (card_order: the Joker's place in the student's own
+helpers that order cards, where card_value does not reach)."""
+
+REPLAY_UNITS = (*STRUCTURE_UNITS, "card_value", "play_round", "resolve_war", "card_order")
 """The units the grader's own round loop (the replay) depends on."""
 
 
@@ -70,6 +82,10 @@ def repairable(units: tuple[str, ...]) -> list[str]:
                    if test_id.split("::", 1)[0].rsplit("/", 1)[-1] in {f"test_{c}.py" for c in categories}
                    and entry.get("outcome") not in ("passed", None)]
         answered = [entry for entry in entries if entry.get("outcome") in ("passed", "failed")]
+        if unit in UNIT_TESTS:
+            charged = [entry for test_id, entry in RECORDER.tests.items()
+                       if test_id.rsplit("::", 1)[-1].split("[", 1)[0] in UNIT_TESTS[unit]
+                       and entry.get("outcome") not in ("passed", None)]
         if charged and answered and not any(_recorded_stub(entry) for entry in entries):
             found.append(unit)
     return found
@@ -95,9 +111,10 @@ def repair(failure: Exception, check: Callable[[Any], Any], units: tuple[str, ..
 
 
 def with_structures(check: Callable[[Any], T]) -> T:
-    """check(False); if it fails, check("structures") with correct Queue and Stack classes in the student's
-    modules: a failure that goes away then follows from the data structures."""
+    """check(False); if it fails, check it again with the student's Queue.dequeue or Stack.pop repaired, then with
+    correct Queue and Stack classes in the student's modules: a failure that goes away follows from the data
+    structures."""
     try:
         return check(False)
     except (Mismatch, StudentRaised) as failure:
-        raise repair(failure, check, ("structures",)) from None
+        raise repair(failure, check, STRUCTURE_UNITS) from None

@@ -1,0 +1,240 @@
+"""The world of one Part E run, and the reset that leaves nothing of it: the namespaces and mounts a run's child
+gets where the level allows them, and what the zygote does after each run (kill what the run left running, remove
+what it wrote, restore the submission's copy). Part of Part E's runtime, beside in_sandbox.py (which imports it as a
+top-level module, as it does process_clock.py): it runs inside the sandbox, with the standard library only, and
+its Fault never crosses to the trusted side as an exception (in_sandbox.py sends its message as a line)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+
+def snapshot(root: str) -> dict[str, bytes]:
+    files = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    files[os.path.relpath(path, root)] = handle.read()
+    return files
+
+
+class Fault(Exception):
+    """The grader's fault: a run could not be set up, or what a run left could not be removed."""
+
+
+def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
+    """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
+    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored)."""
+    if sweep:
+        for _ in range(20):
+            try:
+                os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except this one and init
+            except ProcessLookupError:
+                break
+            reap()
+            # Outside a PID namespace of its own kill(-1) succeeds while any other process exists, signalled
+            # or not: stop once no process of this uid is left rather than after every try.
+            if not _others_of_this_uid():
+                break
+            time.sleep(0.005)
+        reap()
+    if private_tmp:
+        for folder in ("/tmp", "/dev/shm"):
+            if os.path.isdir(folder):
+                for entry in os.listdir(folder):
+                    _delete(os.path.join(folder, entry))
+                if os.listdir(folder):
+                    raise Fault(f"{folder} could not be emptied")
+    elif sweep and os.getuid() != 0:
+        # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
+        # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
+        uid = os.getuid()
+        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
+            for path in _owned(uid, folder):
+                _delete(path)
+            left = _owned(uid, folder)
+            if left:
+                raise Fault(f"{left[0]} could not be deleted")
+    if sweep:
+        _remove_ipc()
+    for folder, dirs, names in os.walk(root, topdown=False):
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.relpath(path, root) not in snapshot:
+                _delete(path)
+        for name in dirs:
+            path = os.path.join(folder, name)
+            if os.path.islink(path) or not any(key.startswith(os.path.relpath(path, root) + os.sep)
+                                               for key in snapshot):
+                _delete(path)
+    for relative, data in snapshot.items():
+        path = os.path.join(root, relative)
+        try:
+            with open(path, "rb") as handle:
+                same = handle.read() == data
+        except OSError:
+            same = False
+        if not same:
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                if os.path.islink(path) or os.path.isdir(path):
+                    _delete(path)
+                with open(path, "wb") as handle:
+                    handle.write(data)
+            except OSError as error:
+                raise Fault(f"{relative} could not be restored ({error.strerror})") from None
+
+
+def _owned(uid: int, folder: str) -> list[str]:
+    """What uid owns in folder and in the world-writable folders below it that are not its own."""
+    found: list[str] = []
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return found
+    for entry in entries:
+        path = os.path.join(folder, entry)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            found.append(path)
+        elif os.path.isdir(path) and not os.path.islink(path) and info.st_mode & 0o002:
+            found += _owned(uid, path)
+    return found
+
+
+def _delete(path: str) -> None:
+    """Delete a file or a whole folder, first making every folder writable (a mode that blocks deletion is no
+    obstacle); Fault if it stays."""
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            for entry in os.listdir(path):
+                _delete(os.path.join(path, entry))
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise Fault(f"{path} could not be deleted ({error.strerror})") from None
+
+
+def _remove_ipc() -> None:
+    """Remove every System V shared memory segment, semaphore set and message queue this uid owns (at the levels
+    where a run has no IPC namespace of its own); Fault if one stays."""
+    uid = os.getuid()
+    libc = None
+    for kind, id_column, uid_column, call in (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"),
+                                               ("msg", 1, 7, "msgctl")):
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                rows = [line.split() for line in handle.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                ipc_id, owner = int(row[id_column]), int(row[uid_column])
+            except (IndexError, ValueError):
+                continue
+            if owner != uid:
+                continue
+            libc = libc or libc_handle()
+            removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
+            if removed != 0:  # IPC_RMID is 0
+                raise Fault(f"a System V {kind} object could not be removed")
+
+
+def _others_of_this_uid() -> bool:
+    """Whether a process other than this one runs as this process's uid (a /proc entry is owned by its euid)."""
+    uid, me = os.getuid(), str(os.getpid())
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if entry.isdigit() and entry != me:
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    return True
+            except OSError:
+                continue
+    return False
+
+
+def reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x08000000, 0x10000000, 0x20000000, \
+    0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
+PR_SET_DUMPABLE = 4
+
+
+def libc_handle() -> Any:
+    import ctypes  # noqa: PLC0415
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def new_namespaces() -> bool:
+    """Give the next child a user, PID, mount, IPC and network namespace of its own (its uid mapped to itself): it
+    will be PID 1 of a namespace nothing else lives in, with IPC objects, mounts and sockets (a loopback, which
+    it gets down: no TCP port left in TIME_WAIT by an earlier run, no abstract socket) no other run sees. False
+    where the kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
+    uid, gid = os.getuid(), os.getgid()
+    libc = libc_handle()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0:
+        return False
+    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
+    try:
+        for file, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{file}", "w") as handle:
+                handle.write(text)
+    except OSError as error:
+        raise Fault(f"the run's namespaces could not be set up ({error.strerror})") from None
+    finally:
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    return True
+
+
+def fresh_mounts(scratch_bytes: int, namespaced: bool, inodes: int = 0) -> bool:
+    """In the child's own mount namespace: an empty /tmp (when the sandbox's /tmp is its own: at the plain level
+    the copy and this script live in the host's) and /dev/shm, and an empty read-only /proc (which would show the
+    zygote and the other processes of the sandbox: their ids and CPU times count the runs). Then every
+    capability is dropped, so the child cannot unmount them."""
+    libc = libc_handle()
+    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return False
+    count = f",nr_inodes={inodes}" if inodes > 0 else ""  # files and folders at once (scratch_files)
+    size = f"size={max(scratch_bytes, 1 << 20)}{count},mode=1777".encode()
+    scratch = ((b"/tmp", MS_NOSUID | MS_NODEV, size),) if namespaced else ()
+    for folder, flags, options in (*scratch, (b"/dev/shm", MS_NOSUID | MS_NODEV, size),
+                                   (b"/proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4096,mode=0555")):
+        if os.path.isdir(folder) and libc.mount(b"war-grader-run", folder, b"tmpfs", flags, options) != 0:
+            return False
+    return drop_capabilities(libc)
+
+
+def drop_capabilities(libc: Any) -> bool:
+    """No capability left, in this user namespace or any (capset with empty sets)."""
+    import ctypes  # noqa: PLC0415
+
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    return libc.capset(header, data) == 0
