@@ -272,14 +272,14 @@ def test_a_reset_leaves_the_copy_byte_for_byte_as_the_snapshot_holds_it(tmp_path
     (root / "starter" / "game.py").write_text("def play_game():\n    pass\n")
     (root / "tests").mkdir()
     (root / "tests" / "test_war.py").write_text("def test_a():\n    pass\n")
-    snapshot = zygote._snapshot(str(root))
+    snapshot = zygote.run_world.snapshot(str(root))
     (root / "starter" / "game.py").write_text("changed by a run")
     (root / "tests" / "test_war.py").unlink()
     (root / "left" / "deep").mkdir(parents=True)
     (root / "left" / "deep" / "count").write_text("1")
     (root / "starter" / "link").symlink_to("/etc/hostname")
-    zygote._reset(str(root), snapshot, sweep=False, private_tmp=False)
-    assert zygote._snapshot(str(root)) == snapshot
+    zygote.run_world.reset(str(root), snapshot, sweep=False, private_tmp=False)
+    assert zygote.run_world.snapshot(str(root)) == snapshot
     assert sorted(str(path.relative_to(root)) for path in root.rglob("*")) == [
         "starter", "starter/game.py", "tests", "tests/test_war.py"]
 
@@ -290,10 +290,10 @@ def test_an_implementation_is_served_from_memory_at_the_students_own_paths(zygot
     import sys
 
     sources = {"__init__.py": "from .rules import value\n", "rules.py": "def value():\n\n    return 42\n"}
-    finder = zygote._Sources("e30_served", "/submission/e30_served", dict(sources), {})
+    finder = zygote.run_sources.Sources("e30_served", "/submission/e30_served", dict(sources), {})
     monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
     try:
-        zygote._load_all(finder, salt=7)
+        zygote.run_sources.load_all(finder, salt=7)
         package = sys.modules["e30_served"]
         assert package.value() == 42 and package.rules.__file__ == "/submission/e30_served/rules.py"
         assert {line for *_, line in package.value.__code__.co_lines()} <= {1, None}
@@ -305,11 +305,12 @@ def test_an_implementation_is_served_from_memory_at_the_students_own_paths(zygot
 
 
 def test_the_sandbox_flattens_code_exactly_as_the_trusted_side_does(zygote):
-    """in_sandbox.py keeps its own copy of flat_code (it imports nothing of the grader): both give the same code"""
+    """The sandbox's run_sources.py keeps its own copy of flat_code (it imports nothing of the grader): both give the
+    same code"""
     from grader.part_e.runner import flat_code
 
     source = "class A:\n    def f(self, x):\n\n        return [i * x for i in range(3)]\n"
-    assert zygote.flat_code(source, "/submission/starter/game.py") == flat_code(source, "/submission/starter/game.py")
+    assert zygote.run_sources.flat_code(source, "/submission/starter/game.py") == flat_code(source, "/submission/starter/game.py")
 
 
 UNSEEDED = '''
