@@ -77,6 +77,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if CONTRACT_DIR in item.path.parents and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(CONTRACT_TIMEOUT))
+        if "graded_corpus" in getattr(item, "fixturenames", ()) and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(CORPUS_TIMEOUT))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -246,6 +248,10 @@ CORPUS = Path(__file__).resolve().parent / "submissions"
 
 PINNED: dict[str, dict[str, object]] = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
 """corpus.json: each corpus submission's pinned grade, by name."""
+
+CORPUS_TIMEOUT = 1800
+"""pytest-timeout's limit on a test that reads graded_corpus: the first one's setup grades the whole corpus (85 s on
+a quiet two-core machine, 288 s under load 13-19, past the default 300 s of pyproject.toml with a little more)."""
 
 TEST_SETTINGS = Path(__file__).resolve().parent / "data" / "grading-test.toml"
 """The tighter limits the tests grade under, so hanging and hostile submissions cost seconds, not minutes."""
