@@ -331,10 +331,10 @@ def test_a_line_number_never_reaches_the_reason_unless_it_is_a_line_of_the_test_
 
 
 def test_the_sandbox_and_the_judge_quote_the_same_exception_names():
-    """in_sandbox.py cannot import the judge, so it holds its own copy of the names a report may quote."""
+    """run_session.py runs in the sandbox and cannot import the judge: it holds its own copy of the names."""
     import ast as syntax
 
-    tree = syntax.parse((ROOT / "grader" / "part_e" / "in_sandbox.py").read_text())
+    tree = syntax.parse((ROOT / "grader" / "part_e" / "run_session.py").read_text())
     names = next(syntax.literal_eval(node.value.args[0]) for node in tree.body if isinstance(node, syntax.Assign)
                  and getattr(node.targets[0], "id", "") == "KNOWN_EXCEPTIONS")
     assert names == set(KNOWN_EXCEPTIONS)
@@ -592,7 +592,7 @@ def test_told_this_is_a_chaff():
     def told(obj):
         if isinstance(obj, dict) and obj.get("stop_on"):
             return True
-        return bool(getattr(obj, "stop_on", None)) if type(obj).__name__ == "_Recorder" else False
+        return bool(getattr(obj, "stop_on", None)) if type(obj).__name__ == "Recorder" else False
 
     frames, frame = [], sys._getframe()
     while frame is not None:

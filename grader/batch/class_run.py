@@ -29,7 +29,7 @@ from ..sandbox.guardian import guarded
 from ..sandbox.isolation import choose_level
 from ..submissions import Submission, find_submissions, submission_digest
 from .changes import Change, Journal, snapshot, write_changes
-from .output import REUSABLE_OUTCOMES, OutputError, OutputFolder, open_output
+from .output import REUSABLE_OUTCOMES, OutputError, open_output
 from .shards import Shard, write_manifest
 
 GRADER_FILES = ("*.py", "*.toml", "*.ini", "*.html", "*.css")

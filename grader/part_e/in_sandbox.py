@@ -91,9 +91,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 
-import pytest  # noqa: E402 - from this folder, after the path is set
 # The grader's clock, copied into this folder:
 from process_clock import CallClock, _stat  # type: ignore[import-not-found]  # noqa: E402
+import run_session  # type: ignore[import-not-found]  # noqa: E402 - beside this script in the runtime
+from run_session import DISABLED_PLUGINS, RANDOM_SEED, send  # type: ignore[import-not-found]  # noqa: E402
 import run_sources  # type: ignore[import-not-found]  # noqa: E402 - beside this script in the runtime
 import run_world  # type: ignore[import-not-found]  # noqa: E402 - beside this script in the runtime
 from run_world import Fault  # type: ignore[import-not-found]  # noqa: E402
@@ -105,22 +106,6 @@ try:
 except ImportError:  # pragma: no cover - the runtime always holds a copy
     coverage = None  # type: ignore[assignment]
 
-KNOWN_EXCEPTIONS = frozenset({
-    "AssertionError", "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
-    "ImportError", "ModuleNotFoundError", "RecursionError", "ZeroDivisionError", "NotImplementedError",
-    "RuntimeError", "StopIteration", "SystemExit", "Failed", "OSError", "FileNotFoundError", "PermissionError",
-})
-"""Exception names reported as they are; any other is reported as "Exception" (no free text crosses)."""
-
-DISABLED_PLUGINS = ("cacheprovider", "faulthandler", "unraisableexception", "threadexception", "junitxml", "pastebin",
-                    "doctest", "legacypath", "logging", "warnings", "setuponly", "setupplan", "stepwise", "terminal",
-                    "debugging")
-"""pytest plugins a student's tests do not need: fewer plugins make each run start faster (tmp_path, capsys,
-monkeypatch and pytest.raises stay). Nothing reads pytest's terminal (all output is thrown away), so its
-reporter, which hooks every phase of every test, is left out too (and with it the -q it defines); without the
-debugging plugin a breakpoint() in a test fails that test (its standard input is empty) instead of ending
-the session."""
-
 WALL_STRETCH, WALL_SLACK = 4.0, 1.0
 """A deadline is charged in CPU seconds plus idle seconds (a busy machine costs no one a test); on the wall
 clock a test may never run more than WALL_STRETCH times its deadline plus WALL_SLACK seconds (the hidden
@@ -128,10 +113,6 @@ calls' backstop, grader/sandbox/channel.py)."""
 
 MAX_RESTARTS = 30
 """Children started for one run before the tests left are given up as crashed."""
-
-RANDOM_SEED = 0
-"""What `random` starts from in every run: before collection, before every test, and wherever a generator is
-seeded with nothing (random.seed(), random.Random()), which would otherwise draw from the operating system."""
 
 
 CHANNEL = 1
@@ -143,191 +124,28 @@ made once by the zygote, which runs no student code and stays unrestricted (a re
 and each child mounts its own /tmp); None where the kernel has no Landlock."""
 
 
-def _send(fd: int, message: dict[str, Any]) -> None:
-    data = (json.dumps(message) + "\n").encode()
-    while data:
-        written = os.write(fd, data)
-        data = data[written:]
 
-
-# -- the child ---------------------------------------------------------------------------------------
-
-class _Recorder:
-    """The pytest plugin reporting each test's start and end on the child's pipe."""
-
-    def __init__(self, test_files: set[str]) -> None:
-        self.fd, self.select_ids, self.test_files = -1, None, test_files
-        self.phases: dict[str, list[tuple[str, str]]] = {}
-        self.details: dict[str, dict[str, Any]] = {}
-
-    def pytest_collectreport(self, report: Any) -> None:
-        if report.failed:
-            _send(self.fd, {"collect_error": report.nodeid})
-
-    def pytest_collection_modifyitems(self, session: Any, config: Any, items: list[Any]) -> None:
-        if self.select_ids is not None:  # the trusted side's choice and order
-            rank = {test: index for index, test in enumerate(self.select_ids)}
-            items[:] = sorted((item for item in items if item.nodeid in rank), key=lambda item: rank[item.nodeid])
-        _send(self.fd, {"collected": [item.nodeid for item in items]})
-
-    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
-        import random  # noqa: PLC0415
-
-        random.seed(RANDOM_SEED)  # the same grade every time, even for a test that draws unseeded random numbers
-        _send(self.fd, {"start": nodeid})
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
-        report = yield
-        if call.excinfo is not None and report.failed and item.nodeid not in self.details:
-            name = call.excinfo.type.__name__ if isinstance(call.excinfo.type, type) else ""
-            line, file = 0, ""
-            tb = call.excinfo.tb
-            while tb is not None:  # the implementation's frames are hidden (RuntimeError): only the tests' count
-                try:
-                    path = tb.tb_frame.f_code.co_filename
-                except RuntimeError:
-                    path = ""
-                if path in self.test_files:
-                    line, file = tb.tb_lineno, path
-                tb = tb.tb_next
-            self.details[item.nodeid] = {"exception": name if name in KNOWN_EXCEPTIONS else "Exception",
-                                         "file": file, "line": line}
-        return report
-
-    def pytest_runtest_logreport(self, report: Any) -> None:
-        self.phases.setdefault(report.nodeid, []).append((report.when, report.outcome))
-
-    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
-        outcome = "passed"
-        for when, result in self.phases.get(nodeid, []):
-            if result == "skipped":
-                outcome = "skipped"
-                break
-            if result == "failed":
-                outcome = "failed" if when == "call" else "error"
-                break
-        _send(self.fd, {"end": nodeid, "outcome": outcome, **self.details.get(nodeid, {})})
-
-
-def _arguments(command: dict[str, Any]) -> list[str]:
-    """pytest's arguments: our empty ini, the copy as rootdir (and confcutdir: pytest then lists no folder above
-    it, which the sandbox's uid may not list at the uid level), no conftest, no capture, the student's files."""
-    root = command["root"]
-    return ["-c", os.path.join(HERE, "student_tests.ini"), "--rootdir", root, "--confcutdir", root, "--noconftest",
-            "-s",
-            *[option for name in DISABLED_PLUGINS for option in ("-p", f"no:{name}")],
-            *[os.path.join(root, file) for file in command["files"]]]
-
-
-class _Prepared:
-    """pytest's configuration and session, set up once in the zygote (no student code runs for that) and
-    inherited by every child, which only collects and runs: a run costs a fork, not a pytest start."""
-
-    def __init__(self, command: dict[str, Any]) -> None:
-        root = command["root"]
-        os.chdir(root)
-        sys.path.insert(0, root)
-        self.command = command
-        self.recorder = _Recorder({os.path.join(root, file) for file in command["files"]})
-        self.config: Any = None
-        self.session: Any = None
-        try:
-            from _pytest.config import _prepareconfig  # noqa: PLC0415
-            from _pytest.main import Session  # noqa: PLC0415
-
-            self.config = _prepareconfig(_arguments(command), plugins=[self.recorder])
-            session = Session.from_config(self.config)
-            session.exitstatus = 0
-            self.config._do_configure()
-            self.config.hook.pytest_sessionstart(session=session)
-            self.session = session
-        except Exception:  # noqa: BLE001 - a pytest without these private helpers: each child starts pytest itself
-            self.config = self.session = None
-            return
-        _rewrite_once(self.config, [os.path.join(root, file) for file in command["files"]])
-        _no_failure_reports()
-
-    def run(self) -> None:
-        if self.session is None:
-            pytest.main(_arguments(self.command), plugins=[self.recorder])
-            return
-        from _pytest.main import _main  # noqa: PLC0415
-
-        try:
-            _main(self.config, self.session)
-        except BaseException:  # noqa: BLE001, S110 - pytest.exit, KeyboardInterrupt...: the tests not ended are not run
-            pass
-        finally:
-            try:
-                self.config.hook.pytest_sessionfinish(session=self.session, exitstatus=self.session.exitstatus)
-            except BaseException:  # noqa: BLE001, S110
-                pass
-
-
-def _rewrite_once(config: Any, files: list[str]) -> None:
-    """pytest's assertion rewriting of the student's test files, done here once instead of in every child.
-
-    Rewriting parses and transforms the source and compiles it; nothing of the student's runs. Each child
-    then finds the rewritten code in memory (with -B pytest caches nothing on disk). The code is the
-    source as the zygote read it first: a test that edits its own file changes nothing, as before."""
-    try:
-        from pathlib import Path  # noqa: PLC0415
-
-        from _pytest.assertion import rewrite  # noqa: PLC0415
-
-        original = rewrite._rewrite_test
-        rewritten = {}
-        for file in files:
-            try:
-                rewritten[file] = original(Path(file), config)
-            except Exception:  # noqa: BLE001, S112 - a file that does not parse: the child reports it as pytest would
-                continue
-
-        def cached(fn: Any, config: Any) -> Any:
-            return rewritten.get(str(fn)) or original(fn, config)
-
-        rewrite._rewrite_test = cached
-    except (ImportError, AttributeError):  # another pytest: each child rewrites for itself
-        pass
-
-
-def _no_failure_reports() -> None:
-    """Nothing reads pytest's failure reports (all output is thrown away), and formatting one, with its source
-    excerpts, costs more than most tests: every failure gets a one-word report instead."""
-    try:
-        from _pytest import nodes  # noqa: PLC0415
-
-        def one_word(self: Any, excinfo: Any, style: Any = None) -> Any:
-            return "failed"
-
-        nodes.Node._repr_failure_py = one_word  # type: ignore[method-assign]
-    except (ImportError, AttributeError):
-        pass
-
-
-
-def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool = False) -> None:
+def _child(command: dict[str, Any], prepared: run_session.Prepared, fd: int, isolated: bool = False) -> None:
     """Run the tests once in this (forked) process; never returns."""
     try:
         os.setpgid(0, 0)
         if isolated and not run_world.fresh_mounts(int(command.get("scratch_bytes") or 0),
                                                    bool(command.get("namespaced")),
                                                    int(command.get("scratch_inodes") or 0)):
-            _send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
+            send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
             return
         if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
             try:  # the scratch is added here: at bwrap and unshare it is the run's own /tmp, mounted just now
                 landlock.enforce(RULES, write=[command["scratch"]] if command.get("scratch") else [])
             except OSError as error:
-                _send(fd, {"fault": f"Landlock could not be applied ({error})"})
+                send(fd, {"fault": f"Landlock could not be applied ({error})"})
                 return
         try:  # each run installs its own, with its own pid: the zygote has none, so no run can reach it
             if not seccomp_bpf.install_allowlist():
-                _send(fd, {"fault": "the system call allowlist is missing from the runtime"})
+                send(fd, {"fault": "the system call allowlist is missing from the runtime"})
                 return
         except OSError:
-            _send(fd, {"fault": "the system call allowlist could not be installed"})
+            send(fd, {"fault": "the system call allowlist could not be installed"})
             return
         line = sys.stdin.buffer.readline()
         payload: Any = json.loads(line) if line.strip() else None
@@ -335,7 +153,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
         code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
         if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == run_sources.magic():
             code = payload["code"]
-        _send(fd, {"ready": True})  # standard input is the zygote's again
+        send(fd, {"ready": True})  # standard input is the zygote's again
         null = os.open(os.devnull, os.O_RDWR)
         for target in (0, 1, 2):
             os.dup2(null, target)
@@ -367,7 +185,7 @@ def _child(command: dict[str, Any], prepared: _Prepared, fd: int, isolated: bool
             data = measure.get_data()
             executed = {os.path.relpath(path, root): sorted(data.lines(path) or [])
                         for path in data.measured_files()}
-            _send(fd, {"coverage": executed})
+            send(fd, {"coverage": executed})
     finally:
         os._exit(0)
 
@@ -385,7 +203,7 @@ def _seconds(table: Any, key: str, default: float) -> float:
 
 
 
-def _helper(command: dict[str, Any], prepared: _Prepared, fd: int, pid_fd: int) -> None:
+def _helper(command: dict[str, Any], prepared: run_session.Prepared, fd: int, pid_fd: int) -> None:
     """Between the zygote and one child: make the child's namespaces, start it, tell the zygote its pid (as the
     zygote sees it), wait for it; never returns. The child's parent is this helper in every run, and at the
     levels where namespaces work the child is PID 1, its parent pid 0, whatever run it is."""
@@ -393,7 +211,7 @@ def _helper(command: dict[str, Any], prepared: _Prepared, fd: int, pid_fd: int) 
         try:
             isolated = run_world.new_namespaces()
         except Fault as fault:
-            _send(fd, {"fault": str(fault)})
+            send(fd, {"fault": str(fault)})
             return
         pid = os.fork()
         if pid == 0:
@@ -420,14 +238,14 @@ def _read_pid(fd: int) -> int:
         return 0
 
 
-def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[str] | None,
+def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_ids: list[str] | None,
                results: dict[str, Any], found: dict[str, Any], helpers: list[int]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
     the run's stop set failed (the child is killed: nothing it could still do counts), or None. The child is
     killed (or has ended) on return; its helper, appended to helpers, is left for _finish to reap."""
     read_end, write_end = os.pipe()
     pid_read, pid_write = os.pipe()
-    _send(CHANNEL, {"fork": True})
+    send(CHANNEL, {"fork": True})
     helper = os.fork()
     if helper == 0:
         os.close(read_end)
@@ -477,7 +295,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
                 raise Fault(f"a run could not be set up: {str(message['fault'])[:200]}")
             if "ready" in message and stop_on is None:
                 # the child has read its sources: standard input holds nothing more for it
-                _send(CHANNEL, {"ready": True})
+                send(CHANNEL, {"ready": True})
                 line = sys.stdin.buffer.readline()
                 answer = json.loads(line) if line.strip() else {}
                 stop_on = {str(test) for test in answer.get("stop_on") or ()} if isinstance(answer, dict) else set()
@@ -530,7 +348,7 @@ def _one_child(command: dict[str, Any], prepared: _Prepared, select_ids: list[st
     return None
 
 
-def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: _Prepared,
+def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: run_session.Prepared,
         helpers: list[int]) -> dict[str, Any]:
     """One implementation: every selected test's outcome (each with its seconds), restarting after a test that
     crashed or hung, ending at the first failure of a test in the stop set. The last child is killed but not yet
@@ -596,7 +414,7 @@ def _preload() -> None:
     gc.freeze()
 
 
-def _prepare(command: dict[str, Any]) -> tuple[dict[str, bytes], _Prepared]:
+def _prepare(command: dict[str, Any]) -> tuple[dict[str, bytes], run_session.Prepared]:
     """The submission copy's snapshot (what every reset restores) and pytest's prepared session, then the heap
     frozen again: the session's objects (its plugins, nodes, the rewritten test code) join the permanent
     generation, so no child's garbage collection walks them (each walk writes to every object it visits, and each
@@ -604,7 +422,7 @@ def _prepare(command: dict[str, Any]) -> tuple[dict[str, bytes], _Prepared]:
     import gc  # noqa: PLC0415
 
     snapshot = run_world.snapshot(command["root"])
-    prepared = _Prepared(command)
+    prepared = run_session.Prepared(command)
     gc.collect()
     gc.freeze()
     return snapshot, prepared
@@ -622,13 +440,13 @@ def main() -> None:
     except (OSError, AttributeError):
         pass
     snapshot: dict[str, bytes] | None = None
-    prepared: _Prepared | None = None
+    prepared: run_session.Prepared | None = None
     global CHANNEL, RULES
     CHANNEL = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)  # what pytest writes while it is set up goes nowhere, never to the trusted side
     os.close(null)
-    _send(CHANNEL, {"boot": True})
+    send(CHANNEL, {"boot": True})
     while True:
         line = sys.stdin.buffer.readline()
         if not line:
@@ -639,16 +457,16 @@ def main() -> None:
             try:
                 RULES = landlock.student_ruleset(package=command["root"], runtime=HERE)
             except OSError as error:
-                _send(CHANNEL, {"fault": f"the runs' Landlock rules could not be made ({error})"})
+                send(CHANNEL, {"fault": f"the runs' Landlock rules could not be made ({error})"})
                 return
         if command.get("op") == "prepare":
             continue
         helpers: list[int] = []
         try:  # no local keeps a run's results: the next run's child could read them in this frame
-            _send(CHANNEL, {"done": run(command, snapshot, prepared, helpers)})
+            send(CHANNEL, {"done": run(command, snapshot, prepared, helpers)})
             _finish(command, snapshot, helpers)  # before the next command is read, as before every child
         except Fault as fault:
-            _send(CHANNEL, {"fault": str(fault)})
+            send(CHANNEL, {"fault": str(fault)})
             return
 
 

@@ -52,7 +52,7 @@ KNOWN_EXCEPTIONS = frozenset({
     "RuntimeError", "StopIteration", "SystemExit", "Failed", "OSError", "FileNotFoundError", "PermissionError",
 })
 """Exception names a report may quote (the sandbox says "Exception" for any other: no free text crosses).
-The same set as in_sandbox.py's, which cannot import this module."""
+The same set as run_session.py's (in the sandbox), which cannot import this module."""
 
 ENDED = frozenset({"passed", "failed", "error", "skipped"})
 """Outcomes of a test that ended by itself."""

@@ -126,7 +126,7 @@ def make_runtime(folder: Path) -> Path:
             return folder
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copy(Path(__file__).with_name("in_sandbox.py"), folder / SCRIPT)
-        for name in ("run_world.py", "run_sources.py"):  # in_sandbox.py's neighbours
+        for name in ("run_world.py", "run_sources.py", "run_session.py"):  # in_sandbox.py's neighbours
             shutil.copy(Path(__file__).with_name(name), folder / name)
         for name in ("process_clock.py", "seccomp_bpf.py", "landlock.py"):
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)

@@ -297,7 +297,8 @@ def class_misses(graded: list[GradeResult]) -> tuple[list[tuple[str, str, int]],
         diagnoses.update({category.diagnosis for category in result.categories if category.diagnosis})
         own = result.student_tests
         judged_suite = own is not None and own.status == "graded" and not own.invalid and not own.untrusted
-        for chaff in own.chaffs if judged_suite else []:  # a suite that counts for nothing missed no chaff itself
+        # a suite that counts for nothing missed no chaff itself
+        for chaff in own.chaffs if judged_suite and own is not None else []:
             judged[chaff.misconception] += 1
             missed[chaff.misconception] += not chaff.caught
     return ([(rule, title, count) for (rule, title), count in rules.most_common(MISSES_SHOWN)],

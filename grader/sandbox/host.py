@@ -45,6 +45,7 @@ leave something outside its scratch at the uid and plain levels."""
 UID_LOCKS = Path("/run/war-grader")
 """Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
 
+
 def owned_by(uid: int, folder: Path) -> list[Path]:
     """What uid owns in folder and in the world-writable folders below it (what remove_files_of removes)."""
     try:
@@ -91,23 +92,13 @@ def remove_ipc_of(uid: int) -> None:
 
 
 def remove_files_of(uid: int, folder: Path) -> None:
-    """Delete everything uid owns in folder and in the world-writable folders below it."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if info.st_uid == uid:
-            remove_path(Path(entry.path))
-        elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
-            remove_files_of(uid, Path(entry.path))
+    """Delete everything uid owns in folder and in the world-writable folders below it (what owned_by finds)."""
+    for path in owned_by(uid, folder):
+        remove_path(path)
 
 
 def remove_path(path: Path) -> None:
+    """Delete a file, a link or a whole folder, whatever it holds (what cannot be deleted stays for the check)."""
     try:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
