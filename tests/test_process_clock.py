@@ -101,3 +101,36 @@ def test_a_process_waiting_for_a_core_is_charged_its_cpu_not_the_wait():
         for process in (hog, starved):
             process.kill()
             process.wait()
+
+
+THREAD_FORKS = ("import os, threading, time\n"
+                "def body():\n"
+                "    if os.fork() == 0:\n"
+                "        while True:\n"
+                "            pass\n"
+                "threading.Thread(target=body).start()\n"
+                "time.sleep(60)\n")
+"""A process whose main thread sleeps while a child it forked from another thread spins."""
+
+
+def test_a_child_forked_from_a_thread_is_part_of_the_tree():
+    """/proc lists a child under the thread that forked it: the tree is read through every thread, so the child's
+    CPU is charged and the tree counts as running, not as an idle tree charged wall time (which a loaded machine
+    would lengthen)"""
+    parent = subprocess.Popen([sys.executable, "-c", THREAD_FORKS])
+    try:
+        time.sleep(0.5)
+        first = tree_usage(parent.pid)
+        time.sleep(0.5)
+        second = tree_usage(parent.pid)
+        assert first is not None and second is not None
+        assert second[1] is True and second[0] - first[0] > 0.2, (first, second)
+    finally:
+        children = [int(child) for task in Path(f"/proc/{parent.pid}/task").glob("*")
+                    for child in (task / "children").read_text().split()]
+        for pid in [*children, parent.pid]:
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        parent.wait()

@@ -798,11 +798,15 @@ while True:
     if MODE == "spin":
         while True:
             pass
+    if MODE == "slow":  # a run of half a second
+        import time
+        time.sleep(0.5)
     for _ in range(40000):  # a run that takes a few milliseconds of CPU
         pass
     print(json.dumps({"done": {"results": {}}}), flush=True)
 """
-"""A stand-in for Part E's sandbox: each run either takes milliseconds (MODE "quick") or never ends ("spin")."""
+"""A stand-in for Part E's sandbox: each run takes milliseconds (MODE "quick"), never ends ("spin"), or spins a
+eighth of each tenth of a second for a second ("duty")."""
 
 
 def _stand_in_session(mode: str, budget: float) -> session_module.Session:
@@ -845,5 +849,38 @@ def test_part_e_budget_stops_a_run_that_never_ends_once_charged():
         with pytest.raises(session_module.Stopped, match="used up the time allowed"):
             _stand_in_run(session)
         assert 0.6 <= session.spent < 1.0 and time.monotonic() - started < 0.6 * 4 + 1.5
+    finally:
+        session.stop()
+
+
+def test_part_e_ends_on_the_wall_clock_at_four_times_its_budget_however_little_its_runs_are_charged(monkeypatch):
+    """A run the clock charges nothing for (as one that spins a little in every tenth of a second and sleeps the
+    rest is charged a fraction of its wall time) still cannot keep Part E going: it ends WALL_FACTOR times its
+    budget plus WALL_SLACK after its first run began (each run's own backstop, 4 times the budget left, would let
+    such runs go on for ever)"""
+
+    class ChargesNothing:
+        def __init__(self, pid):
+            self.pid = pid
+
+        def charged(self):
+            return 0.0
+
+        def until(self, limit):
+            return 0.05
+
+    monkeypatch.setattr(session_module, "CallClock", ChargesNothing)
+    session = _stand_in_session("slow", 0.3)
+    started = time.monotonic()
+    runs = 0
+    try:
+        with pytest.raises(session_module.Stopped, match="used up the time allowed"):
+            while runs < 20:
+                _stand_in_run(session)
+                runs += 1
+        elapsed = time.monotonic() - started
+        assert runs >= 2 and session.spent == 0.0
+        limit = 0.3 * session_module.WALL_FACTOR + session_module.WALL_SLACK
+        assert limit - 0.1 < elapsed < limit + 0.5, elapsed
     finally:
         session.stop()

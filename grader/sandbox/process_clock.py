@@ -49,12 +49,20 @@ def _run_time(pid: int) -> float:
 
 
 def _children(pid: int) -> list[int]:
-    """Direct children of pid (from its main thread's children list)."""
+    """Direct children of pid, whichever of its threads started them (a child forked from a thread other than the
+    main one is listed only under that thread's task)."""
+    found: list[int] = []
     try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
-            return [int(child) for child in handle.read().split()]
-    except (OSError, ValueError):
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
         return []
+    for task in tasks[:MAX_PROCESSES]:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as handle:
+                found.extend(int(child) for child in handle.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def tree_usage(pid: int) -> tuple[float, bool] | None:
