@@ -230,3 +230,43 @@ def test_a_run_that_kills_its_zygote_leaves_nothing_behind_in_the_container(sand
         assert float(rows["kills_own_zygote__honest"]["score"]) == EXPECTED["kills_own_zygote__honest"]["score"]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+OWN_UID_TEST = '''
+import os
+import tempfile
+
+
+def test_the_run_is_not_its_zygote():
+    scratch = os.stat(tempfile.gettempdir())  # the sandbox's scratch, the zygote's uid's
+    assert os.getuid() != scratch.st_uid and os.getgid() == scratch.st_gid
+
+
+def test_the_run_cannot_become_its_zygote_or_root():
+    for uid in (os.stat(tempfile.gettempdir()).st_uid, 0):
+        try:
+            os.setresuid(uid, uid, uid)
+        except PermissionError:
+            continue
+        raise AssertionError(uid)
+'''
+
+
+def test_part_e_runs_at_the_uid_level_each_have_a_uid_of_their_own(sandbox, tmp_path):
+    """Each run's tests run as a uid that is not the zygote's (their scratch's owner), with its group, and cannot
+    take the zygote's uid or root's: on every run, the student's own package and every implementation"""
+    from grader.config import load_config
+    from grader.part_e.runner import grade_student_tests, make_runtime
+    from grader.submissions import Submission, prepare
+
+    tmp_path.chmod(0o711)
+    student = tmp_path / "student"
+    shutil.copytree(CORPUS / "perfect", student)
+    (student / "test_own_uid.py").write_text(OWN_UID_TEST)
+    (tmp_path / "work").mkdir(mode=0o711)
+    copy = prepare(Submission("student", student), tmp_path / "work" / "copy")
+    config = load_config(SETTINGS, {"sandbox.level": "uid"})
+    result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests, package_files=copy.files,
+                                 runtime=make_runtime(tmp_path / "runtime"), config=config, slot=0)
+    assert [(test.own_outcome, test.valid) for test in result.tests] == [("passed", True)] * 2, \
+        [test.reason for test in result.tests]

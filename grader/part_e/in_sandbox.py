@@ -213,6 +213,9 @@ def _helper(command: dict[str, Any], prepared: run_session.Prepared, fd: int, pi
         except Fault as fault:
             send(fd, {"fault": str(fault)})
             return
+        if _run_uid(command) is not None and not run_world.become(_run_uid(command)):
+            send(fd, {"fault": "the run's own uid could not be taken"})
+            return
         pid = os.fork()
         if pid == 0:
             os.close(pid_fd)
@@ -331,8 +334,8 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
     if stopped in ("timeout", "caught", "done") and pid > 0:
-        try:
-            os.killpg(pid, signal.SIGKILL)
+        try:  # at the uid level, as the run's own uid: the zygote may signal no other
+            run_world.as_uid(_run_uid(command), lambda: os.killpg(pid, signal.SIGKILL))
         except (ProcessLookupError, PermissionError):
             pass
     os.close(read_end)
@@ -379,7 +382,14 @@ def _finish(command: dict[str, Any], snapshot: dict[str, bytes], helpers: list[i
             os.waitpid(helpers.pop(), 0)
         except ChildProcessError:
             pass
-    run_world.reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")))
+    run_world.reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")),
+                    _run_uid(command))
+
+
+def _run_uid(command: dict[str, Any]) -> int | None:
+    """The uid of this run at the uid level (the trusted side's choice), or None."""
+    uid = command.get("run_uid")
+    return uid if type(uid) is int and uid > 0 else None
 
 
 def _seed_unseeded() -> None:
@@ -437,6 +447,9 @@ def main() -> None:
         import ctypes  # noqa: PLC0415
 
         ctypes.CDLL(None).prctl(run_world.PR_SET_DUMPABLE, 0, 0, 0, 0)
+        # What a run's processes leave running when their parent dies comes here, not to the machine's init, so
+        # the reset reaps it (no zombie of a run's uid outlives the run)
+        ctypes.CDLL(None).prctl(run_world.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):
         pass
     snapshot: dict[str, bytes] | None = None

@@ -46,6 +46,9 @@ class RunCommand:
     """Each test's deadline in seconds, set from the student's own run (None for that run)."""
     scratch_inodes: int | None = None
     """nr_inodes of each run's own /tmp and /dev/shm (isolation.scratch_inodes; None: the kernel's default)."""
+    run_uid: int | None = None
+    """At the uid level, the uid this run runs as (one of its sandbox's, used by no earlier run; Session.run sets
+    it); None elsewhere."""
 
     def with_select(self, tests: list[str] | tuple[str, ...]) -> RunCommand:
         """The same command for these tests only."""
@@ -68,6 +71,8 @@ class RunCommand:
             message["deadlines"] = dict(self.deadlines)
         if self.scratch_inodes is not None:
             message["scratch_inodes"] = self.scratch_inodes
+        if self.run_uid is not None:
+            message["run_uid"] = self.run_uid
         return json.dumps(message)
 
 

@@ -27,9 +27,18 @@ class Fault(Exception):
     """The grader's fault: a run could not be set up, or what a run left could not be removed."""
 
 
-def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
+"""The folders every user may write to (host.WRITABLE): at the uid and plain levels, where a run's uid could leave
+something outside its scratch (Landlock, where the kernel has it, already refuses every write there)."""
+
+
+def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool, run_uid: int | None = None) -> None:
     """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
-    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored)."""
+    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored). run_uid: the uid
+    the run had, at the uid level, where every run has one of its own (sweep_uid)."""
+    if run_uid is not None:
+        sweep_uid(run_uid)
+        sweep = False
     if sweep:
         for _ in range(20):
             try:
@@ -54,14 +63,14 @@ def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool)
         # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
         # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
         uid = os.getuid()
-        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
+        for folder in (*SHARED_FOLDERS, os.environ.get("TMPDIR", "/tmp")):
             for path in _owned(uid, folder):
                 _delete(path)
             left = _owned(uid, folder)
             if left:
                 raise Fault(f"{left[0]} could not be deleted")
     if sweep:
-        _remove_ipc()
+        _remove_ipc(os.getuid())
     for folder, dirs, names in os.walk(root, topdown=False):
         for name in names:
             path = os.path.join(folder, name)
@@ -127,10 +136,9 @@ def _delete(path: str) -> None:
         raise Fault(f"{path} could not be deleted ({error.strerror})") from None
 
 
-def _remove_ipc() -> None:
-    """Remove every System V shared memory segment, semaphore set and message queue this uid owns (at the levels
+def _remove_ipc(uid: int) -> None:
+    """Remove every System V shared memory segment, semaphore set and message queue uid owns (at the levels
     where a run has no IPC namespace of its own); Fault if one stays."""
-    uid = os.getuid()
     libc = None
     for kind, id_column, uid_column, call in (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"),
                                                ("msg", 1, 7, "msgctl")):
@@ -150,6 +158,104 @@ def _remove_ipc() -> None:
             removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
             if removed != 0:  # IPC_RMID is 0
                 raise Fault(f"a System V {kind} object could not be removed")
+
+
+def _ipc_of(uid: int) -> bool:
+    """Whether uid owns a System V IPC object."""
+    for kind, uid_column in (("shm", 7), ("sem", 4), ("msg", 7)):
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
+                rows = [line.split() for line in handle.read().splitlines()[1:]]
+        except OSError:
+            continue
+        if any(len(row) > uid_column and row[uid_column] == str(uid) for row in rows):
+            return True
+    return False
+
+
+def sweep_uid(uid: int) -> None:
+    """After a run that had a uid of its own (the uid level, where this zygote holds CAP_SETUID for its runs): as
+    that uid, kill every process it has, then delete everything it owns in the scratch (TMPDIR) and wherever every
+    user may write, and its IPC objects; then, as the zygote again, check that nothing of it is left (Fault
+    naming the first thing). No process of that uid is alive while its files are deleted: nothing can race it."""
+    own = os.getuid()
+    folders = (*SHARED_FOLDERS, os.environ.get("TMPDIR", "/tmp"))
+    os.setresuid(own, uid, own)  # effective only: the signals, deletions and IPC_RMID are that uid's own
+    try:
+        # kill(-1) reaches every process whose real or saved uid is the run's (or the zygote's: none but itself,
+        # which it skips); ESRCH once none is left, zombies included (this zygote is their subreaper and reaps them)
+        for _ in range(50):
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                break
+            reap()
+            try:
+                os.kill(-1, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.002)
+        reap()
+        for folder in folders:
+            for path in _owned(uid, folder):
+                _delete(path)
+        _remove_ipc(uid)
+        try:
+            os.kill(-1, 0)
+            left = True
+        except ProcessLookupError:
+            left = False
+    finally:
+        os.setresuid(own, own, own)
+    if left and _alive(uid):
+        raise Fault(f"a process of the run's uid {uid} could not be killed")
+    for folder in folders:
+        left = _owned(uid, folder)
+        if left:
+            raise Fault(f"{left[0]} could not be deleted")
+    if _ipc_of(uid):
+        raise Fault(f"a System V IPC object of the run's uid {uid} could not be removed")
+
+
+def as_uid(uid: int | None, work: Any) -> None:
+    """Call work() with uid as the effective uid (None: as this process is), then be this process's uid again."""
+    if uid is None:
+        work()
+        return
+    own = os.getuid()
+    os.setresuid(own, uid, own)
+    try:
+        work()
+    finally:
+        os.setresuid(own, own, own)
+
+
+def become(uid: int) -> bool:
+    """In a run's helper at the uid level: be uid for good, with no capability left (the zygote's CAP_SETUID is
+    not the run's); False when that cannot be done."""
+    try:
+        os.setresuid(uid, uid, uid)
+    except OSError:
+        return False
+    return drop_capabilities(libc_handle()) and os.getresuid() == (uid, uid, uid)
+
+
+def _alive(uid: int) -> bool:
+    """Whether a process of uid is alive (a zombie is not: it runs nothing, and its parent reaps it)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if entry.isdigit():
+            try:  # the status file, not the folder's owner: a process that is not dumpable shows root as that
+                with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
+                    fields = dict(line.split(":", 1) for line in handle.read().splitlines() if ":" in line)
+                if str(uid) in fields["Uid"].split()[:4:2] and fields["State"].split()[0] not in ("Z", "X"):
+                    return True
+            except (OSError, KeyError, IndexError, ValueError):
+                continue
+    return False
 
 
 def _others_of_this_uid() -> bool:
@@ -183,7 +289,7 @@ def reap() -> None:
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x08000000, 0x10000000, 0x20000000, \
     0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
-PR_SET_DUMPABLE = 4
+PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
 
 
 def libc_handle() -> Any:

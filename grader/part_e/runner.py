@@ -38,6 +38,7 @@ import reference
 from ..chaffs import CHAFFS, CONTRACT_MODULES, chaff_sources, wheat_sources
 from ..config import Config
 from ..hidden import secret_roots
+from ..sandbox.host import RUN_UIDS
 from ..sandbox.isolation import (
     NAMESPACED,
     UID_BLOCK,
@@ -167,13 +168,13 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
     try:
         spec = make_spec(root=root, package=package, runtime=runtime, level=level,
                          limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False,
-                         hidden=secret_roots())
+                         hidden=secret_roots(), run_uids=RUN_UIDS)
     except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
         student_tests.problem = f"The grader could not run your tests ({error}); ask your instructor."
         return student_tests
     student_tests.spec = spec
     student_tests.session = Session(worker_command(spec, script=SCRIPT), worker_env(spec), spec.limits, spec.uid,
-                                     spec.level)
+                                     spec.level, spec.run_uids)
     try:
         student_tests.session.launch()
         # pytest's session is set up from this line while the hidden suites run (no student code runs for it)
@@ -308,6 +309,10 @@ WHEAT_RUNS = {"reference": 2, "wheat": 2}
 """How many times each wheat runs among the chaffs: twice, as every implementation does. A run on a wheat runs
 every test (a chaff's run ends at its first catch), so each one more costs as much as the student's whole
 suite."""
+
+MAX_RUNS = 1 + sum(WHEAT_RUNS.values()) + len(CHAFFS) * CHAFF_RUNS
+"""Most runs one submission's Part E makes: the student's own, the wheats' (WHEAT_RUNS), each chaff CHAFF_RUNS times.
+At the uid level each has a uid of its own (host.RUN_UIDS holds the zygote's and MAX_RUNS more)."""
 
 
 @functools.lru_cache(maxsize=1)

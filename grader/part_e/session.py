@@ -5,9 +5,11 @@ charged as the runs use it, and the zygote's whole tree stopped at the end."""
 from __future__ import annotations
 
 import os
+import random
 import selectors
 import subprocess
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 from ..sandbox import bounded_json
@@ -41,8 +43,14 @@ the limits (nested deeper than json_depth): every test of that run counts as a c
 class Session:
     """The sandboxed zygote: start, one run at a time, stop (its whole process tree killed)."""
 
-    def __init__(self, command: list[str], env: dict[str, str], limits: Limits, uid: int | None, level: str) -> None:
+    def __init__(self, command: list[str], env: dict[str, str], limits: Limits, uid: int | None, level: str,
+                 run_uids: int = 0) -> None:
         self.command, self.env, self.limits, self.uid, self.level = command, env, limits, uid, level
+        self.run_uids = run_uids
+        """At the uid level, the uids the sandbox holds from uid on (its zygote runs as uid): each run gets one of
+        the others, never one an earlier run had, in an order drawn from the submission's secret seed (a run's uid
+        tells nothing of its place); 0: every run runs as the zygote's uid, or in namespaces of its own."""
+        self.uids_given = 0
         self.booting = time.monotonic() + BOOT_SECONDS
         """When the sandbox must have started by (wall clock: no student code runs before its boot)."""
         self.budget = BOOT_SECONDS
@@ -87,6 +95,8 @@ class Session:
     def run(self, command: RunCommand, child: str, stop_on: list[str]) -> dict[str, Any]:
         """One run (child: the line its child reads, an implementation's or OWN_PACKAGE); the stop set goes to
         the zygote only once its child has read that line (the child never sees it). The reply is unchecked."""
+        if self.run_uids and self.uid is not None:
+            command = replace(command, run_uid=self._next_uid())
         self._write(command.line())
         assert self.process is not None
         self.clock = CallClock(self.process.pid)
@@ -99,6 +109,15 @@ class Session:
         finally:
             self.spent += self.clock.charged()
             self.clock = None
+
+    def _next_uid(self) -> int:
+        """The next run's uid: one of the sandbox's that no earlier run had (SandboxFault when none is left)."""
+        assert self.uid is not None
+        order = random.Random(self.seed + b"run uids").sample(range(1, self.run_uids), self.run_uids - 1)
+        if self.uids_given >= len(order):
+            raise SandboxFault(f"Part E's sandbox has no uid left for another run (it holds {self.run_uids}).")
+        self.uids_given += 1
+        return self.uid + order[self.uids_given - 1]
 
     def _answer(self, child: str, stop_on: list[str]) -> dict[str, Any]:
         """Answer the zygote's questions of one run until its report comes."""
@@ -178,4 +197,4 @@ class Session:
                 except OSError:
                     pass
         if self.uid is not None and self.level != "bwrap":
-            kill_uid(self.uid)
+            kill_uid(range(self.uid, self.uid + self.run_uids) if self.run_uids else self.uid)

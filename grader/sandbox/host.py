@@ -33,10 +33,19 @@ never share a uid. The block's own uids are those the uid level checks what stud
 MAX_JOBS = UID_BLOCK // 2
 """Job slots one grading run may use: the lower half of its uid block; Part E's sandboxes use the upper half."""
 
-FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 16
+FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 22
 """Every sandbox a grader run as root starts (a worker, Part E's) runs as a uid no earlier sandbox of that run used:
 the next of the FRESH_BLOCK uids that go with its uid block (block i: FRESH_BASE + i * FRESH_BLOCK on), so nothing one
-student's code left under its uid (a file, an IPC object, a process) is ever the next student's."""
+student's code left under its uid (a file, an IPC object, a process) is ever the next student's. Part E's sandbox at
+the uid level takes RUN_UIDS of them at once (fresh_uid(RUN_UIDS)), one for its zygote and one for each run; the
+last block ends below 2**31."""
+
+RUN_UIDS = 64
+"""The uids one Part E sandbox at the uid level holds: its zygote's (the first) and one for each of its runs, so no run
+of the batch shares a uid with an earlier one (part_e/runner.py: MAX_RUNS, at most RUN_UIDS - 1, a test checks)."""
+
+Uids = int | range
+"""One uid, or a sandbox's run of them (its zygote's and its runs')."""
 
 WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
 """The folders every user may write to (with the world-writable folders below them): where a sandbox's uid can
@@ -46,8 +55,14 @@ UID_LOCKS = Path("/run/war-grader")
 """Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
 
 
-def owned_by(uid: int, folder: Path) -> list[Path]:
-    """What uid owns in folder and in the world-writable folders below it (what remove_files_of removes)."""
+def _of(uids: Uids) -> range:
+    return range(uids, uids + 1) if isinstance(uids, int) else uids
+
+
+def owned_by(uid: Uids, folder: Path) -> list[Path]:
+    """What uid (or any of uids) owns in folder and in the world-writable folders below it (what remove_files_of
+    removes)."""
+    uids = _of(uid)
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -58,10 +73,10 @@ def owned_by(uid: int, folder: Path) -> list[Path]:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if info.st_uid == uid:
+        if info.st_uid in uids:
             found.append(Path(entry.path))
         elif stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
-            found += owned_by(uid, Path(entry.path))
+            found += owned_by(uids, Path(entry.path))
     return found
 
 
@@ -69,8 +84,9 @@ IPC_KINDS = (("shm", "-m", 7), ("sem", "-s", 4), ("msg", "-q", 7))
 """System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid."""
 
 
-def ipc_of(uid: int) -> list[str]:
-    """The System V IPC objects uid owns ("shm 1234"), from /proc/sysvipc."""
+def ipc_of(uid: Uids) -> list[str]:
+    """The System V IPC objects uid (or any of uids) owns ("shm 1234"), from /proc/sysvipc."""
+    owners = {str(one) for one in _of(uid)}
     found = []
     for kind, _, column in IPC_KINDS:
         try:
@@ -78,11 +94,11 @@ def ipc_of(uid: int) -> list[str]:
                 rows = [line.split() for line in handle.read().splitlines()[1:]]
         except OSError:
             continue
-        found += [f"{kind} {row[1]}" for row in rows if len(row) > column and row[column] == str(uid)]
+        found += [f"{kind} {row[1]}" for row in rows if len(row) > column and row[column] in owners]
     return found
 
 
-def remove_ipc_of(uid: int) -> None:
+def remove_ipc_of(uid: Uids) -> None:
     """Remove every System V IPC object uid owns (they outlive every process of it)."""
     options = {kind: option for kind, option, _ in IPC_KINDS}
     for found in ipc_of(uid):
@@ -91,7 +107,7 @@ def remove_ipc_of(uid: int) -> None:
                        check=False, timeout=10)
 
 
-def remove_files_of(uid: int, folder: Path) -> None:
+def remove_files_of(uid: Uids, folder: Path) -> None:
     """Delete everything uid owns in folder and in the world-writable folders below it (what owned_by finds)."""
     for path in owned_by(uid, folder):
         remove_path(path)
@@ -108,8 +124,13 @@ def remove_path(path: Path) -> None:
         pass
 
 
-def kill_uid(uid: int) -> None:
-    """Kill every process left running as uid (a fork bomb's children), sweeping until none is left."""
+def kill_uid(uid: Uids) -> None:
+    """Kill every process left running as uid, or as any of uids (a fork bomb's children), sweeping until none is
+    left."""
+    if isinstance(uid, range):
+        for one in sorted(_uids_running(uid)):
+            kill_uid(one)
+        return
     for _ in range(50):
         if not processes_of(uid):
             return
@@ -118,35 +139,32 @@ def kill_uid(uid: int) -> None:
         time.sleep(0.02)
 
 
-def _uids_running(uids: range) -> set[int]:
-    """Which of uids own a process now (one pass over /proc)."""
-    found = set()
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                owner = entry.stat().st_uid
-            except OSError:
-                continue
-            if owner in uids:
-                found.add(owner)
-    return found
-
-
-def processes_of(uid: int) -> list[int]:
-    """Live (not zombie) process ids owned by uid, from /proc."""
+def _processes() -> list[tuple[int, set[int], bool]]:
+    """Every process: (pid, its real and saved uids, alive), from /proc/PID/status. Not the folder's owner: that is
+    root for a process that is not dumpable (Part E's zygote and what it forks)."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
-                if entry.stat().st_uid != uid:
-                    continue
-                with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as handle:
-                    state = handle.read().rpartition(")")[2].split()[0]
-            except (FileNotFoundError, ProcessLookupError, IndexError):
+                with open(f"/proc/{entry.name}/status", encoding="ascii", errors="replace") as handle:
+                    fields = dict(line.split(":", 1) for line in handle.read().splitlines() if ":" in line)
+                uids = {int(value) for value in fields["Uid"].split()[:4:2]}
+                alive = fields["State"].split()[0] not in ("Z", "X")
+            except (OSError, KeyError, IndexError, ValueError):
                 continue
-            if state not in ("Z", "X"):
-                found.append(int(entry.name))
+            found.append((int(entry.name), uids, alive))
     return found
+
+
+def _uids_running(uids: range) -> set[int]:
+    """Which of uids own a process now (one pass over /proc)."""
+    return {uid for _, owners, _ in _processes() for uid in owners if uid in uids}
+
+
+def processes_of(uid: Uids) -> list[int]:
+    """Live (not zombie) process ids owned by uid (or any of uids), from /proc."""
+    uids = _of(uid)
+    return [pid for pid, owners, alive in _processes() if alive and any(owner in uids for owner in owners)]
 
 
 _HELD_LOCKS: list[int] = []
@@ -163,14 +181,16 @@ def fresh_uids() -> range:
     return range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
 
 
-def fresh_uid() -> int:
-    """A uid no sandbox started by this process has run as: the next of fresh_uids()."""
+def fresh_uid(count: int = 1) -> int:
+    """A uid no sandbox started by this process has run as: the next of fresh_uids(); with count (a power of two),
+    the first of count such uids in a row, aligned to count (Part E's zygote and its runs at the uid level)."""
     uids = fresh_uids()
     with _fresh_lock:
         used = _fresh_used[0] if _fresh_used else 0
-        if used >= len(uids):
+        used += -used % count
+        if used + count > len(uids):
             raise SandboxError(f"this grading run has used all {len(uids)} of its sandbox uids")
-        _fresh_used[:] = [used + 1]
+        _fresh_used[:] = [used + count]
     return uids[used]
 
 

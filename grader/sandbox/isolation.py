@@ -145,6 +145,10 @@ class Limits:
     only file_bytes per file holds, and what the worker's uid left behind is deleted when it stops)."""
     network_filter: str = ""
     """A seccomp program (hex) installed before the worker starts: the uid level's way to refuse the network."""
+    id_filter: str = ""
+    """A seccomp program (hex) installed before Part E's zygote starts at the uid level, where it holds CAP_SETUID
+    to give each run a uid of its own: which uids it may take (its sandbox's run of them), and no user namespace,
+    socket or other identity (syscall_allowlist.run_uids_program)."""
     scratch_files: int = 10_000
     """Files and folders student code may have in its scratch at once: the inodes of its tmpfs under unshare and
     in Part E's runs (nr_inodes); counted from outside during each call under bwrap, and in its folder after
@@ -211,6 +215,15 @@ class SandboxSpec:
     """The worker's writable folder on the host (plain level only; namespaced levels use a tmpfs)."""
     mount_point: str = ""
     """An empty folder on the host the unshare level builds the worker's root on."""
+    run_uids: int = 0
+    """At the uid level, Part E's: how many uids from uid on the sandbox holds (RUN_UIDS; its zygote runs as the
+    first and each run as one of the others); 0 for a sandbox that runs as uid alone."""
+
+    @property
+    def uids(self) -> int | range:
+        """The uid the sandbox runs as, or all it holds."""
+        assert self.uid is not None
+        return range(self.uid, self.uid + self.run_uids) if self.run_uids else self.uid
 
     @property
     def warning(self) -> str:
@@ -254,8 +267,12 @@ def worker_command(spec: SandboxSpec, script: str | None = None) -> list[str]:
         if script is None else [os.path.join(inside_runtime, script)]
     run = [spec.python, "-I", "-S", "-B", *start]
     if spec.uid is not None:
+        # Part E's zygote at the uid level keeps CAP_SETUID alone (as an ambient capability: it survives the exec
+        # of a uid that is not root), to start each run as a uid of its own; limits.id_filter bounds it.
+        keep = ",+setuid" if spec.run_uids else ""
         run = ["setpriv", f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups",
-               "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--", *run]
+               f"--inh-caps=-all{keep}", *([f"--ambient-caps=-all{keep}"] if keep else []),
+               f"--bounding-set=-all{keep}", "--no-new-privs", "--", *run]
     if spec.level == "bwrap":
         return [*_bwrap_prefix(spec), *run]
     if spec.level == "unshare":
@@ -326,6 +343,8 @@ def apply_limits(limits: Limits) -> None:
     """Set the resource limits on the calling process (run in the child before exec)."""
     if limits.network_filter:
         seccomp_bpf.install(bytes.fromhex(limits.network_filter))
+    if limits.id_filter:
+        seccomp_bpf.install(bytes.fromhex(limits.id_filter))
     for which, value in (
         (resource.RLIMIT_CPU, limits.cpu_seconds),
         (resource.RLIMIT_AS, limits.memory_bytes),
@@ -345,17 +364,18 @@ def clean_up_after(spec: SandboxSpec) -> None:
     if spec.level == "bwrap":
         return
     if spec.uid is not None:
-        kill_uid(spec.uid)
+        kill_uid(spec.uids)
     if spec.level in NAMESPACED or spec.uid is None:
         return
+    uids = spec.uids
     if spec.scratch:
         for entry in Path(spec.scratch).iterdir():
             remove_path(entry)
     for folder in WRITABLE:
-        remove_files_of(spec.uid, Path(folder))
-    remove_ipc_of(spec.uid)
-    left = [*processes_of(spec.uid), *(str(path) for folder in WRITABLE for path in owned_by(spec.uid, Path(folder))),
-            *(os.listdir(spec.scratch) if spec.scratch else ()), *ipc_of(spec.uid)]
+        remove_files_of(uids, Path(folder))
+    remove_ipc_of(uids)
+    left = [*processes_of(uids), *(str(path) for folder in WRITABLE for path in owned_by(uids, Path(folder))),
+            *(os.listdir(spec.scratch) if spec.scratch else ()), *ipc_of(uids)]
     if left:
         raise SandboxError(f"what the sandbox's uid {spec.uid} left could not be removed ({str(left[0])[:200]})")
 
@@ -463,6 +483,7 @@ def make_spec(
     slot: int,
     hidden: tuple[str, ...],
     coverage: bool = True,
+    run_uids: int = 0,
 ) -> SandboxSpec:
     """Decide how one submission's worker will run at level (chosen once per run by choose_level): interpreter,
     uid; prepare its folders.
@@ -477,9 +498,11 @@ def make_spec(
     if os.geteuid() == 0:
         if not 0 <= slot < UID_BLOCK:
             raise SandboxError(f"at most {UID_BLOCK} job slots (got slot {slot})")
-        uid: int | None = fresh_uid()
+        uid: int | None = fresh_uid(run_uids if level == "uid" and run_uids else 1)
     else:
         uid = None
+    if level != "uid" or uid is None:
+        run_uids = 0
     python, home = choose_python(level, uid is not None)
     base = root.parent
     scratch = mount_point = ""
@@ -488,6 +511,8 @@ def make_spec(
             raise SandboxError("the uid sandbox level needs the grader to run as root")
         uid_level.seal(hidden)
         limits = replace(limits, network_filter=(uid_level.network_filter() or b"").hex())
+        if run_uids:
+            limits = replace(limits, id_filter=uid_level.id_filter(uid, run_uids).hex())
     if level not in NAMESPACED:
         scratch = str(base / "scratch")
         Path(scratch).mkdir(mode=0o700, exist_ok=True)
@@ -501,8 +526,10 @@ def make_spec(
                 path.chmod(0o750 if path.is_dir() else 0o640)
         if scratch:
             os.chown(scratch, uid, uid)
+            if run_uids:  # each run's uid has the zygote's group (uid_level.py): what a run writes is its own
+                os.chmod(scratch, 0o770)
         # Its parent must let the worker's uid through to root, and no further.
         base.chmod(0o711)
     return SandboxSpec(level=level, root=str(root), package=package, runtime=str(runtime), python=python,
                        python_home=home, uid=uid, limits=limits, coverage=coverage, scratch=scratch,
-                       mount_point=mount_point)
+                       mount_point=mount_point, run_uids=run_uids)

@@ -215,6 +215,40 @@ def no_network_program() -> bytes:
     return _export(program)
 
 
+CLONE_NEWUSER = 0x10000000
+
+CHANGES_OF_IDENTITY = ("setuid", "setreuid", "setfsuid", "setgid", "setregid", "setfsgid", "unshare", "setns")
+"""Refused to Part E's zygote at the uid level whatever their arguments: it changes uid with setresuid alone, into
+its own run of uids, and never its groups; a user namespace (unshare, setns, clone with CLONE_NEWUSER) would let
+CAP_SETUID map any uid, root's included, into it."""
+
+
+def run_uids_program(first: int, count: int) -> bytes:
+    """Part E's zygote at the uid level holds CAP_SETUID (each run gets a uid of its own): this filter, installed
+    before its interpreter starts (setpriv's own calls pass it), bounds what that capability can do. setresuid only
+    to uids first .. first + count - 1 (the zygote's own and its runs'); setresgid only to first (each run keeps
+    the zygote's group, which reads the submission's copy); setgroups only to no group; no other change of uid or
+    group, no user namespace, no socket (CAP_SETUID forges the sender's credentials on a Unix socket; the zygote
+    speaks on pipes). A uid's low 32 bits are what the kernel reads: any high bit set is refused, never ignored."""
+    seccomp = _library()
+    refuse = seccomp.ERRNO(errno.EPERM)
+    program = seccomp.SyscallFilter(seccomp.ALLOW)
+    program.set_attr(seccomp.Attr.ACT_BADARCH, refuse)
+    last = first + count - 1
+    for argument in range(3):
+        program.add_rule(refuse, "setresuid", seccomp.Arg(argument, seccomp.LT, first))
+        program.add_rule(refuse, "setresuid", seccomp.Arg(argument, seccomp.GT, last))
+        program.add_rule(refuse, "setresgid", seccomp.Arg(argument, seccomp.NE, first))
+    program.add_rule(refuse, "setgroups", seccomp.Arg(0, seccomp.NE, 0))
+    for name in CHANGES_OF_IDENTITY:
+        program.add_rule(refuse, name)
+    program.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    program.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")  # its flags sit behind a pointer: glibc falls back to clone
+    for name in ("socket", "socketpair"):
+        program.add_rule(seccomp.ERRNO(errno.EACCES), name)
+    return _export(program)
+
+
 def write_program(folder: Path) -> Path:
     """Write the allowlist into a runtime folder that holds seccomp_bpf.py, and check, in a child that installs it
     from there, that this kernel takes it; Unavailable (one line) when libseccomp cannot be loaded or it does not."""

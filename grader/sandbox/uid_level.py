@@ -64,6 +64,15 @@ def network_filter() -> bytes | None:
     return program if done.returncode == 0 else None
 
 
+def id_filter(first: int, count: int) -> bytes:
+    """The seccomp program that bounds Part E's zygote's CAP_SETUID to its own uids (syscall_allowlist.py);
+    SandboxError (one line) where libseccomp is missing: the level cannot give each run a uid of its own."""
+    try:
+        return syscall_allowlist.run_uids_program(first, count)
+    except syscall_allowlist.Unavailable as error:
+        raise SandboxError(str(error)) from None
+
+
 _sealed: set[str] = set()
 """The roots sealed and checked so far in this process."""
 
