@@ -3,6 +3,7 @@ per-submission cost beside the floor (the same hidden suites run against the ref
 forked from the same suite server).
 
     python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e [thorough|weak]] [--walls off]
+                                [--sandbox auto|bwrap|unshare|uid]
 
 --corpus also grades one copy of tests/submissions (hostile ones included) and prints each one's time.
 --part-e gives every student a Part E suite, the thorough one (tests_thorough instead of perfect: it catches
@@ -13,6 +14,9 @@ without it for the time Part E adds per submission.
 call allowlist becomes a one-instruction filter that allows everything (installed as often as the real one),
 Landlock is never applied, and Part E's runs and repaired calls get no network namespace of their own. It edits
 the runtime this process builds, never grader/: a class graded so is not graded safely.
+Besides the wall time it prints the CPU seconds per submission (the grader's own and its reaped children's, the
+sandboxes included): a figure another process on the machine moves far less than the wall clock, for comparing
+two settings on a machine that is not quiet.
 A script, not a test: it prints numbers.
 """
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import struct
@@ -101,6 +106,12 @@ def floor_seconds(runs: int) -> float:
     return statistics.median(times)
 
 
+def _cpu_seconds() -> float:
+    """User and system seconds of this process and of its children that have ended (the sandboxes)."""
+    return sum(usage.ru_utime + usage.ru_stime for usage in (resource.getrusage(resource.RUSAGE_SELF),
+                                                              resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=400, help="copies of the correct submission (400)")
@@ -110,6 +121,8 @@ def main() -> None:
                         help="each student carries Part E tests: the thorough suite (the default) or the weak one")
     parser.add_argument("--walls", choices=("on", "off"), default="on",
                         help="off: no allowlist, Landlock or per-run network namespace, to measure their cost")
+    parser.add_argument("--sandbox", choices=("auto", "bwrap", "unshare", "uid"), default=None,
+                        help="the sandbox level (default: grading.toml's, auto)")
     args = parser.parse_args()
     if args.walls == "off":
         take_walls_down()
@@ -119,9 +132,12 @@ def main() -> None:
         for index in range(args.students):
             shutil.copytree(ROOT / "tests" / "submissions" / (SUITES[args.part_e] if args.part_e else "perfect"),
                             klass / f"student{index:04d}")
-        started = time.perf_counter()
-        results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs)
-        elapsed = time.perf_counter() - started
+        if args.sandbox == "uid":  # the uid level's sandboxes must reach the class through its parents
+            for folder in (Path(scratch), klass):
+                folder.chmod(0o755)
+        started, cpu = time.perf_counter(), _cpu_seconds()
+        results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs, sandbox=args.sandbox)
+        elapsed, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
         assert all(category.score == category.max_score for result in results for category in result.categories
                    if args.part_e == "thorough" or category.id != "student_tests")
         per = statistics.median(result.execution_time for result in results)
@@ -129,6 +145,8 @@ def main() -> None:
               f"{args.students / elapsed:.2f} submissions/s")
         print(f"per submission (median, wall, inside its slot): {per:.3f} s "
               f"(sandbox level {results[0].sandbox}, walls {args.walls})")
+        print(f"CPU per submission (mean: the grader's and every reaped child's, user + system): "
+              f"{cpu / args.students:.3f} s")
         part_e = statistics.median(result.timings.get("student_tests", 0.0) for result in results)
         print(f"of which Part E (the {args.part_e} suite, at most {PART_E_RUNS} runs), median: {part_e:.3f} s"
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
