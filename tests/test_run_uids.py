@@ -18,16 +18,16 @@ import pytest
 
 from grader.part_e.runner import MAX_RUNS
 from grader.part_e.session import SandboxFault, Session
-from grader.sandbox.host import FRESH_BASE, FRESH_BLOCK, RUN_UIDS, UID_BLOCKS
+from grader.sandbox.host import FRESH_BASE, FRESH_BLOCK, RUN_BASE, RUN_BLOCK, RUN_UIDS, UID_BLOCKS
 from grader.sandbox.isolation import Limits
 
 PROJECT = Path(__file__).resolve().parents[1]
 
 
-def test_every_run_of_a_submission_has_a_uid_and_the_last_block_ends_below_2_to_the_31():
+def test_every_run_of_a_submission_has_a_uid_and_the_run_uids_are_apart_from_every_other():
     assert MAX_RUNS + 1 <= RUN_UIDS  # the zygote's and one per run
-    assert RUN_UIDS & (RUN_UIDS - 1) == 0 and FRESH_BASE % RUN_UIDS == 0 and FRESH_BLOCK % RUN_UIDS == 0
-    assert FRESH_BASE + UID_BLOCKS * FRESH_BLOCK < 2**31
+    assert RUN_BLOCK % RUN_UIDS == 0 and RUN_BASE + UID_BLOCKS * RUN_BLOCK <= 2**31
+    assert FRESH_BASE + UID_BLOCKS * FRESH_BLOCK <= RUN_BASE  # the fresh uids (an older grader's too) end below
 
 
 def _session(seed: bytes, zygote: int = 1 << 24) -> Session:

@@ -33,16 +33,17 @@ never share a uid. The block's own uids are those the uid level checks what stud
 MAX_JOBS = UID_BLOCK // 2
 """Job slots one grading run may use: the lower half of its uid block; Part E's sandboxes use the upper half."""
 
-FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 22
+FRESH_BASE, FRESH_BLOCK = 1 << 24, 1 << 16
 """Every sandbox a grader run as root starts (a worker, Part E's) runs as a uid no earlier sandbox of that run used:
 the next of the FRESH_BLOCK uids that go with its uid block (block i: FRESH_BASE + i * FRESH_BLOCK on), so nothing one
-student's code left under its uid (a file, an IPC object, a process) is ever the next student's. Part E's sandbox at
-the uid level takes RUN_UIDS of them at once (fresh_uid(RUN_UIDS)), one for its zygote and one for each run; the
-last block ends below 2**31."""
+student's code left under its uid (a file, an IPC object, a process) is ever the next student's."""
 
-RUN_UIDS = 64
-"""The uids one Part E sandbox at the uid level holds: its zygote's (the first) and one for each of its runs, so no run
-of the batch shares a uid with an earlier one (part_e/runner.py: MAX_RUNS, at most RUN_UIDS - 1, a test checks)."""
+RUN_BASE, RUN_BLOCK, RUN_UIDS = 1 << 30, 1 << 22, 64
+"""Part E's sandbox at the uid level holds RUN_UIDS uids in a row (run_uids_of_a_sandbox): its zygote's (the first)
+and one for each of its runs, so no run of the batch shares a uid with an earlier one (part_e/runner.py: MAX_RUNS, at
+most RUN_UIDS - 1, a test checks). They come from RUN_BLOCK uids of the grader's uid block (block i: RUN_BASE +
+i * RUN_BLOCK on; the last ends at 2**31 - 1), apart from the fresh uids, whose layout is older: a grader of an
+earlier version running beside this one never hands out, nor kills as stale, a uid of this region."""
 
 Uids = int | range
 """One uid, or a sandbox's run of them (its zygote's and its runs')."""
@@ -174,6 +175,9 @@ _fresh_lock = threading.Lock()
 _fresh_used: list[int] = []
 """How many fresh uids this process has handed out (one item: the count)."""
 
+_runs_used: list[int] = []
+"""How many Part E run uids this process has handed out (one item: the count)."""
+
 
 def fresh_uids() -> range:
     """The uids that go with this process's uid block, one per sandbox it starts (fresh_uid)."""
@@ -181,16 +185,31 @@ def fresh_uids() -> range:
     return range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
 
 
-def fresh_uid(count: int = 1) -> int:
-    """A uid no sandbox started by this process has run as: the next of fresh_uids(); with count (a power of two),
-    the first of count such uids in a row, aligned to count (Part E's zygote and its runs at the uid level)."""
+def fresh_uid() -> int:
+    """A uid no sandbox started by this process has run as: the next of fresh_uids()."""
     uids = fresh_uids()
     with _fresh_lock:
         used = _fresh_used[0] if _fresh_used else 0
-        used += -used % count
-        if used + count > len(uids):
+        if used >= len(uids):
             raise SandboxError(f"this grading run has used all {len(uids)} of its sandbox uids")
-        _fresh_used[:] = [used + count]
+        _fresh_used[:] = [used + 1]
+    return uids[used]
+
+
+def run_uids() -> range:
+    """The uids that go with this process's uid block for Part E's sandboxes at the uid level, RUN_UIDS each."""
+    index = (uid_block() - UID_BASE) // UID_BLOCK
+    return range(RUN_BASE + index * RUN_BLOCK, RUN_BASE + (index + 1) * RUN_BLOCK)
+
+
+def run_uids_of_a_sandbox() -> int:
+    """The first of RUN_UIDS uids in a row that no sandbox started by this process has run as."""
+    uids = run_uids()
+    with _fresh_lock:
+        used = _runs_used[0] if _runs_used else 0
+        if used + RUN_UIDS > len(uids):
+            raise SandboxError(f"this grading run has used all {len(uids)} of its Part E run uids")
+        _runs_used[:] = [used + RUN_UIDS]
     return uids[used]
 
 
@@ -217,7 +236,8 @@ def uid_block() -> int:
         _HELD_LOCKS.append(handle)
         first = UID_BASE + index * UID_BLOCK
         fresh = range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
-        for uids in (range(first, first + UID_BLOCK), fresh):
+        runs = range(RUN_BASE + index * RUN_BLOCK, RUN_BASE + (index + 1) * RUN_BLOCK)
+        for uids in (range(first, first + UID_BLOCK), fresh, runs):
             for uid in _uids_running(uids):
                 kill_uid(uid)
         return first

@@ -19,7 +19,7 @@ from . import uid_level
 # The machine's side of a sandbox (uids, clean-up, the interpreter), imported here for the levels' callers too.
 from .host import (NAMESPACED, SandboxError, UID_BASE, UID_BLOCK, UID_BLOCKS, MAX_JOBS, FRESH_BASE, FRESH_BLOCK,
                    WRITABLE, UID_LOCKS, owned_by, IPC_KINDS, ipc_of, remove_ipc_of, remove_files_of, remove_path,
-                   kill_uid, processes_of, fresh_uids, fresh_uid, uid_block, choose_python)
+                   kill_uid, processes_of, fresh_uids, fresh_uid, uid_block, choose_python, run_uids_of_a_sandbox)
 
 LEVELS = ("bwrap", "unshare", "uid", "plain")
 """Strongest first: bubblewrap, namespaces with unshare, a uid of its own (grader/sandbox/uid_level.py), or
@@ -498,7 +498,7 @@ def make_spec(
     if os.geteuid() == 0:
         if not 0 <= slot < UID_BLOCK:
             raise SandboxError(f"at most {UID_BLOCK} job slots (got slot {slot})")
-        uid: int | None = fresh_uid(run_uids if level == "uid" and run_uids else 1)
+        uid: int | None = run_uids_of_a_sandbox() if level == "uid" and run_uids else fresh_uid()
     else:
         uid = None
     if level != "uid" or uid is None:
