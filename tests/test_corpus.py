@@ -349,6 +349,28 @@ def test_a_joker_missing_from_an_inline_comparison_is_charged_once(graded):
     assert all("charged in Joker dominance" in test.follows_from for test in full.values() if test.outcome == "excused")
 
 
+def test_a_hanging_war_is_graded_alike_whatever_order_its_tests_run_in(graded, tmp_path, monkeypatch):
+    """infinite_loop_in_war graded with every hidden suite's tests in reverse order (the categories still in
+    theirs): each test's outcome and score, and each category's, are those of the usual order, each excuse still
+    charged in Forced war. Its chain tests try a second repair whose run hangs again; counted against the
+    category's max_timeouts, those runs left none for the other tests' repaired runs when they came first
+    (Extensions 0 of 4 reversed, 2.67 in the usual order)"""
+    from grader.grading import runner
+
+    usual = read_results(graded / "infinite_loop_in_war" / "results.json")
+    hidden = [test.id for test in usual.tests if not test.id.startswith("part_e::")]
+    usual_args = runner.suite_args
+    monkeypatch.setattr(runner, "suite_args", lambda config: [*usual_args(config)[:-1], *reversed(hidden)])
+    [reversed_run] = grade(paths=[CORPUS / "infinite_loop_in_war"], out=tmp_path / "out", jobs=1,
+                           config_path=ROOT / "tests" / "data" / "grading-test.toml")
+    ran = [test.id for test in reversed_run.tests if not test.id.startswith("part_e::")]
+    assert ran != hidden and sorted(ran) == sorted(hidden)  # the tests did run in another order
+    assert {t.id: (t.outcome, t.score) for t in reversed_run.tests} == {t.id: (t.outcome, t.score) for t in usual.tests}
+    assert [(c.id, c.score) for c in reversed_run.categories] == [(c.id, c.score) for c in usual.categories]
+    excused = [test for test in reversed_run.tests if test.outcome == "excused"]
+    assert len(excused) == 8 and all("charged in Forced war" in test.follows_from for test in excused)
+
+
 def test_a_missing_joker_leaves_the_counters_observed_and_unexcused(graded):
     """The counters are played on decks without Jokers (issue 27 item 4): a program without Jokers, even one whose
     cards are compared inline (jokerless_inline_order), passes every counter test outright, no excuse needed, and
