@@ -556,28 +556,20 @@ def _joker_placed(helper: Any) -> Any:
     return pair_stand_in
 
 
-class _RanksWithJoker(tuple):
-    """A tuple of the 13 ranks, lowest first, in which a lookup of the Joker finds it above "K"."""
+def _ranks_with_joker(base: Any) -> Any:
+    """A subclass of tuple or list for the 13 ranks, lowest first, in which a lookup of the Joker finds it above
+    "K"."""
 
-    def index(self, value: Any, *bounds: Any) -> int:
-        if not bounds and _type(value) is str and value == "Jo":
-            return _len(self)
-        return _tuple.index(self, value, *bounds)
+    class RanksWithJoker(base):
+        def index(self, value: Any, *bounds: Any) -> int:
+            if not bounds and _type(value) is str and value == "Jo":
+                return _len(self)
+            return base.index(self, value, *bounds)
 
-    def __contains__(self, value: Any) -> bool:
-        return (_type(value) is str and value == "Jo") or _tuple.__contains__(self, value)
+        def __contains__(self, value: Any) -> bool:
+            return (_type(value) is str and value == "Jo") or base.__contains__(self, value)
 
-
-class _RankListWithJoker(list):
-    """A list of the 13 ranks, lowest first, in which a lookup of the Joker finds it above "K"."""
-
-    def index(self, value: Any, *bounds: Any) -> int:
-        if not bounds and _type(value) is str and value == "Jo":
-            return _len(self)
-        return _list.index(self, value, *bounds)
-
-    def __contains__(self, value: Any) -> bool:
-        return (_type(value) is str and value == "Jo") or _list.__contains__(self, value)
+    return RanksWithJoker
 
 
 class _ValuesWithJoker(dict):
@@ -608,7 +600,7 @@ def _table_placed(table: Any) -> Any:
         if _len(table) != _len(RANKS) or any(_type(item) is not str or item != rank
                                              for item, rank in zip(table, RANKS)):
             return None
-        return _RanksWithJoker(table) if kind is _tuple else _RankListWithJoker(table)
+        return _ranks_with_joker(kind)(table)
     if kind is not dict or _len(table) != _len(RANKS) or any(_type(key) is not str for key in table) \
             or "Jo" in table or any(rank not in table for rank in RANKS):
         return None
