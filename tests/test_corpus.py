@@ -272,7 +272,7 @@ def test_a_program_is_told_only_what_it_plays(graded):
     assert {c.id for c in short.categories if c.score < c.max_score and c.id != "student_tests"} == {"exhaustion"}
 
 
-HELPER_REPAIRED = "Joker order (above every rank) in your own helper that orders the cards"
+HELPER_REPAIRED = "Joker order (above every rank) in your own helper or table that orders the cards"
 
 REPAIRED_WHERE_IT_IS = {
     "lifo_queue_read_directly": ("data_structures", "Queue.dequeue (first in, first out, on your Queue's own storage)"),
@@ -334,10 +334,47 @@ def test_a_war_variants_chain_is_charged_once_and_only_with_a_counter_seen_count
                     "test_extensions.py::test_longest_war_chain[2364]": "failed"}
 
 
+def test_a_joker_missing_from_an_inline_comparison_is_charged_once(graded):
+    """jokerless_inline_order compares cards inline by RANKS.index in play_round and in its war, with no helper:
+    its 54-card games (deck 6, the 40 deals) are excused by putting the Joker above "K" in that RANKS, its code
+    otherwise its own, so the Joker is charged in Joker dominance alone; Full game charges only its own rule, the
+    deck of 52 cards make_deck builds"""
+    result = read_results(graded / "jokerless_inline_order" / "results.json")
+    full = {test.id: test for test in result.tests if test.category == "full_game" and test.outcome != "passed"}
+    charged = [test_id for test_id, test in full.items() if test.outcome != "excused"]
+    assert charged == ["test_full_game.py::test_make_deck_has_54_cards"]
+    by_table = [test_id for test_id, test in full.items() if HELPER_REPAIRED in test.follows_from]
+    assert sorted(by_table) == ["test_full_game.py::test_a_54_card_deck_plays_to_the_reference_ending[6]",
+                                "test_full_game.py::test_every_round_of_40_deals_matches_the_reference"]
+    assert all("charged in Joker dominance" in test.follows_from for test in full.values() if test.outcome == "excused")
+
+
+def test_a_hanging_war_is_graded_alike_whatever_order_its_tests_run_in(graded, tmp_path, monkeypatch):
+    """infinite_loop_in_war graded with every hidden suite's tests in reverse order (the categories still in
+    theirs): each test's outcome and score, and each category's, are those of the usual order, each excuse still
+    charged in Forced war. Its chain tests try a second repair whose run hangs again; counted against the
+    category's max_timeouts, those runs left none for the other tests' repaired runs when they came first
+    (Extensions 0 of 4 reversed, 2.67 in the usual order)"""
+    from grader.grading import runner
+
+    usual = read_results(graded / "infinite_loop_in_war" / "results.json")
+    hidden = [test.id for test in usual.tests if not test.id.startswith("part_e::")]
+    usual_args = runner.suite_args
+    monkeypatch.setattr(runner, "suite_args", lambda config: [*usual_args(config)[:-1], *reversed(hidden)])
+    [reversed_run] = grade(paths=[CORPUS / "infinite_loop_in_war"], out=tmp_path / "out", jobs=1,
+                           config_path=ROOT / "tests" / "data" / "grading-test.toml")
+    ran = [test.id for test in reversed_run.tests if not test.id.startswith("part_e::")]
+    assert ran != hidden and sorted(ran) == sorted(hidden)  # the tests did run in another order
+    assert {t.id: (t.outcome, t.score) for t in reversed_run.tests} == {t.id: (t.outcome, t.score) for t in usual.tests}
+    assert [(c.id, c.score) for c in reversed_run.categories] == [(c.id, c.score) for c in usual.categories]
+    excused = [test for test in reversed_run.tests if test.outcome == "excused"]
+    assert len(excused) == 8 and all("charged in Forced war" in test.follows_from for test in excused)
+
+
 def test_a_missing_joker_leaves_the_counters_observed_and_unexcused(graded):
     """The counters are played on decks without Jokers (issue 27 item 4): a program without Jokers, even one whose
-    cards are compared inline where no repair reaches (jokerless_inline_order), passes every counter test outright,
-    no excuse needed, and keeps all of Extensions while Joker dominance charges its Joker"""
+    cards are compared inline (jokerless_inline_order), passes every counter test outright, no excuse needed, and
+    keeps all of Extensions while Joker dominance charges its Joker"""
     counters = ("test_wars_counts", "test_longest_war_chain", "test_history_records")
     for name in ("jokerless_inline_order", "joker_key_error", "joker_unknown_to_helper"):
         result = read_results(graded / name / "results.json")

@@ -87,6 +87,30 @@ def _strength(card):
 """)
 
 
+INLINE_RANKS = ("game.py", "from .cards import card_value, deal, make_deck, shuffle",
+                "from .cards import RANKS, card_value, deal, make_deck, shuffle")
+"""game.py reads the cards' own RANKS (the 13 ranks, lowest first, no Joker) to compare cards inline."""
+
+VALUES_TABLE = ("game.py", "from .structures import Queue, Stack\n", """from .structures import Queue, Stack
+
+_VALUES = {rank: strength for strength, rank in enumerate(("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                                          "K"), start=2)}
+""")
+"""A dict from each rank to its strength, without the Joker, for play_round and the war to look cards up in."""
+
+ACE_HIGH_RANKS = ("game.py", "from .structures import Queue, Stack\n", """from .structures import Queue, Stack
+
+_ACE_HIGH = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "1")
+""")
+"""A tuple of the ranks with the Ace on top: an order wrong on the ranks too."""
+
+
+def _compared_inline(left: str, right: str) -> list[tuple[str, str, str]]:
+    """play_round and the war compare left + card + right inline (`RANKS.index(c1)`), with no helper and no
+    card_value."""
+    return [("game.py", f"card_value({card})", f"{left}{card}{right}") for card in ("c1", "c2", "up1", "up2")]
+
+
 def _compared_with(helper: str) -> list[tuple[str, str, str]]:
     """play_round and the war compare cards with helper(a, b) (True when a beats b) instead of card_value."""
     return [("game.py", "    if card_value(c1) > card_value(c2):", f"    if {helper}(c1, c2):"),
@@ -196,4 +220,39 @@ def test_card_order_finds_nothing_to_repair_where_card_value_compares(tmp_path):
     """The wheat compares with card_value itself: card_order has no helper to repair and refuses"""
     session = _session(tmp_path)
     with pytest.raises(StudentFault, match="no helper"):
+        _game(session, DECKS[0], "card_order")
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("table", ["RANKS.index(", "_VALUES["])
+def test_an_inline_comparison_by_a_table_without_the_joker_is_repaired_in_that_table(tmp_path, deck, table):
+    """play_round and the war compare cards inline by a table that has no Joker (`RANKS.index(card)`, a dict
+    lookup), reaching no helper: no repair of a handout function gives the reference's game, putting the Joker
+    above "K" in that table does (issue 27: one charge for a missing Joker)"""
+    edit = INLINE_RANKS if table == "RANKS.index(" else VALUES_TABLE
+    session = _session(tmp_path, edit, *_compared_inline(table, ")" if table.endswith("(") else "]"))
+    want = _reference_game(deck)
+    for unit in ("card_value", "play_round", "resolve_war"):
+        with pytest.raises((ValueError, KeyError)):
+            _game(session, deck, unit)
+    assert _game(session, deck, "card_order") == want
+    with pytest.raises((ValueError, KeyError)):
+        _game(session, deck, False)  # the student's own table is back after the repaired call
+
+
+def test_a_repaired_table_is_the_students_own_for_everything_but_a_lookup_of_the_joker(tmp_path):
+    """The repaired RANKS gives no fourteenth rank to what iterates it: make_deck, which builds its deck from
+    RANKS, still builds the student's own 54 cards (4 of each rank, 2 Jokers) during a repaired game"""
+    count = ("game.py", "    return GameResult(winner, rounds, wars, longest_chain, p1.size(), p2.size(), tuple(history))",
+             "    return GameResult(winner, rounds, wars, longest_chain, len(make_deck()) + len(RANKS) + "
+             "RANKS.index('Jo'), p2.size(), tuple(history))")
+    session = _session(tmp_path, INLINE_RANKS, *_compared_inline("RANKS.index(", ")"), count)
+    game = session.op_play_game({"deck": DECKS[0], "max_rounds": 1000}, trusted="card_order")
+    assert decode(game["p1_cards"]) == 54 + 13 + 13
+
+
+def test_a_table_wrong_on_the_ranks_too_is_not_a_card_order_to_repair(tmp_path):
+    """A tuple with the Ace on top is not repaired for the Joker: its order of the ranks is a bug of its own"""
+    session = _session(tmp_path, ACE_HIGH_RANKS, *_compared_inline("_ACE_HIGH.index(", ")"))
+    with pytest.raises(StudentFault, match="no helper or table"):
         _game(session, DECKS[0], "card_order")

@@ -84,7 +84,7 @@ def test_failures_outside_the_charged_category_say_what_they_follow_from(graded,
 UNITS_OF = {
     "data_structures": ("Queue and Stack", "Queue.dequeue (first in, first out, on your Queue's own storage)",
                         "Stack.pop (last in, first out, on your Stack's own storage)"),
-    "joker_dominance": ("card_value", "play_round", "Joker order (above every rank) in your own helper that orders the cards"),
+    "joker_dominance": ("card_value", "play_round", "Joker order (above every rank) in your own helper or table that orders the cards"),
     "normal_rounds": ("card_value", "play_round"),
     "forced_war": ("resolve_war",),
     "exhaustion": ("resolve_war",),

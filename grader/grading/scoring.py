@@ -248,7 +248,7 @@ UNIT_WORDS = {"structures": "Queue and Stack", "card_value": "card_value", "play
               "resolve_war": "resolve_war", "deal": "deal",
               "Queue.dequeue": "Queue.dequeue (first in, first out, on your Queue's own storage)",
               "Stack.pop": "Stack.pop (last in, first out, on your Stack's own storage)",
-              "card_order": "Joker order (above every rank) in your own helper that orders the cards"}
+              "card_order": "Joker order (above every rank) in your own helper or table that orders the cards"}
 """How a follows_from sentence names each unit a counterfactual run repaired."""
 
 

@@ -141,6 +141,8 @@ class WorkerClient:
         """Whether student code has run in a worker (from then on, nothing the worker says is trusted)."""
         self.last_charged = 0.0
         self.timeouts: dict[str, int] = {}
+        """Per category, how many of the student's own calls timed out (a repaired call's time-out is not counted:
+        see call)."""
         self.max_crashes = times.max_timeouts if max_crashes is None else max_crashes
         self.crashes: dict[str, int] = {}
         """Per category, how many calls ended the worker while none of that category's calls has come back:
@@ -269,8 +271,15 @@ class WorkerClient:
         """Run op in the worker and return its plain value; StudentProblem subclasses for the student's faults.
 
         encoded_args: args as JSON with sorted keys, when the caller has it already (args are encoded once per
-        call, for the deadline's key and the request alike)."""
-        if self.timeouts.get(self.category, 0) >= self.times.max_timeouts:
+        call, for the deadline's key and the request alike).
+
+        A repaired call (args' trusted set: an excuse's counterfactual run) neither counts towards max_timeouts nor
+        is refused by it. Which repaired runs a category makes depends on which of its tests ran before (a repair
+        that does not make a test pass moves on to the next unit, whose run may hang again): counted, they made a
+        grade depend on the order the tests run in. Each failing test stops at its first repaired run that hangs
+        (suites/repairs.py), so what they cost is bounded by the tests and by the submission's budget."""
+        repaired = bool(args.get("trusted"))
+        if not repaired and self.timeouts.get(self.category, 0) >= self.times.max_timeouts:
             # Named, not "this category": the harness repeats the sentence for the same call in a later test.
             raise StudentTimeout(f"not run: your code had already timed out {self.times.max_timeouts} times in "
                                  f"{self._category_name()}, so that category's remaining tests were not run")
@@ -299,7 +308,8 @@ class WorkerClient:
                 self.crashes[self.category] = self.crashes.get(self.category, 0) + 1
             raise
         except StudentTimeout:
-            self.timeouts[self.category] = self.timeouts.get(self.category, 0) + 1
+            if not repaired:
+                self.timeouts[self.category] = self.timeouts.get(self.category, 0) + 1
             self.answered.add(self.category)
             raise
         except StudentProblem:

@@ -25,7 +25,7 @@ if TYPE_CHECKING or __package__:  # the trusted side's grader.sandbox.trusted_un
 
 # Keep our own references: student code may replace builtins after it is imported.
 _type, _len, _str, _isinstance, _repr, _getattr = type, len, str, isinstance, repr, getattr
-_list, _range, _enumerate = list, range, enumerate
+_list, _tuple, _range, _enumerate = list, tuple, range, enumerate
 
 
 class TrustedQueue:
@@ -211,7 +211,7 @@ REPAIRABLE = ("Queue.dequeue", "Stack.pop", "structures", "card_value", "play_ro
               "card_order")
 """The units a counterfactual run may take from the reference: one method of the student's Queue or Stack (on
 the student's own storage), the two classes together, one function, or the Joker's place in the student's own
-helpers that order cards. Everything else stays the student's own."""
+helpers or tables that order cards. Everything else stays the student's own."""
 
 METHODS = {"Queue.dequeue": ("Queue", "enqueue", "dequeue", 0), "Stack.pop": ("Stack", "push", "pop", -1)}
 """The methods repaired alone: (class, the method that adds, the one that takes, which probe item it should take:
@@ -409,13 +409,20 @@ CONTRACT_FUNCTIONS = frozenset({"card_value", "play_round", "resolve_war", "play
 
 
 class TrustedCardOrder:
-    """While active, the student's own helpers that order cards (a function play_round or resolve_war calls, at
-    most two calls deep, other than the handout's) put the Joker above every rank, and answer exactly as the
-    student's do for every other card: the comparison of cards repaired where the student makes it, when
-    card_value is not what compares them. A helper is one only when it orders the 13 ranks as the handout does and
-    misplaces the Joker: a key (one card in, a number out, strictly rising from "1" to "K") or a comparison of
-    two cards (True when the first beats the second, or a number whose sign says which wins). None found:
-    StudentFault (the repair proves nothing)."""
+    """While active, the student's own orders of the cards that play_round or resolve_war reach (by name, at most
+    two calls deep, other than through the handout's functions) put the Joker above every rank, and answer exactly
+    as the student's do for every other card: the comparison of cards repaired where the student makes it, when
+    card_value is not what compares them. An order is a helper function that orders the 13 ranks as the handout
+    does and misplaces the Joker (a key: one card in, a number out, strictly rising from "1" to "K"; or a
+    comparison of two cards: True when the first beats the second, or a number whose sign says which wins), or a
+    module-level table without the Joker that an inline comparison reads (the 13 ranks lowest first in a tuple or
+    list, as `RANKS.index(card)` reads them; or a dict from each rank to a number rising from "1" to "K"). None
+    found: StudentFault (the repair proves nothing).
+
+    A table is never given a fourteenth label in place of the Joker (no relabelling of the cards can make a
+    comparison of 13 ranks put the Joker above the King): its stand-in answers a lookup of "Jo" (index, `in`, a
+    key) with the place above "K" and is, for everything else (iteration, length, equality), the student's own
+    table, so a make_deck that iterates it builds the same deck."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -423,12 +430,12 @@ class TrustedCardOrder:
 
     def __enter__(self) -> TrustedCardOrder:
         repairs = []
-        for helper in self._reached():
-            stand_in = _joker_placed(helper)
+        for order in self._reached():
+            stand_in = _joker_placed(order) if _type(order).__name__ == "function" else _table_placed(order)
             if stand_in is not None:
-                repairs.append((helper, stand_in))
+                repairs.append((order, stand_in))
         if not repairs:
-            raise StudentFault("no helper of yours orders the cards the handout's way but for the Joker")
+            raise StudentFault("no helper or table of yours orders the cards the handout's way but for the Joker")
         for module in self.session.modules:
             for attribute, value in _list(vars(module).items()):
                 for helper, stand_in in repairs:
@@ -439,7 +446,8 @@ class TrustedCardOrder:
 
     def _reached(self) -> list[Any]:
         """The student's plain functions (not the handout's) that play_round or resolve_war calls by name, at most
-        two calls deep."""
+        two calls deep, and the tuples, lists and dicts that those functions, or play_round and resolve_war
+        themselves, read by a global name."""
         names = {_getattr(module, "__name__", "") for module in self.session.modules}
         found: list[Any] = []
         frontier = []
@@ -448,7 +456,7 @@ class TrustedCardOrder:
                 frontier.append(self.session.name(unit))
             except StudentFault:
                 continue
-        for _depth in _range(2):
+        for depth in _range(3):
             following = []
             for function in frontier:
                 space = _getattr(function, "__globals__", None)
@@ -457,11 +465,14 @@ class TrustedCardOrder:
                     continue
                 for name in _code_names(code):
                     value = space.get(name)
-                    if name in CONTRACT_FUNCTIONS or _type(value).__name__ != "function" or \
-                            _getattr(value, "__module__", None) not in names or any(value is f for f in found):
+                    if any(value is f for f in found):
                         continue
-                    found.append(value)
-                    following.append(value)
+                    if _type(value) in (_tuple, _list, dict):
+                        found.append(value)  # a table read by name: repaired only where it orders the ranks
+                    elif depth < 2 and name not in CONTRACT_FUNCTIONS and _type(value).__name__ == "function" \
+                            and _getattr(value, "__module__", None) in names:
+                        found.append(value)
+                        following.append(value)
             frontier = following
         return found
 
@@ -545,11 +556,67 @@ def _joker_placed(helper: Any) -> Any:
     return pair_stand_in
 
 
+def _ranks_with_joker(base: Any) -> Any:
+    """A subclass of tuple or list for the 13 ranks, lowest first, in which a lookup of the Joker finds it above
+    "K"."""
+
+    class RanksWithJoker(base):
+        def index(self, value: Any, *bounds: Any) -> int:
+            if not bounds and _type(value) is str and value == "Jo":
+                return _len(self)
+            return base.index(self, value, *bounds)
+
+        def __contains__(self, value: Any) -> bool:
+            return (_type(value) is str and value == "Jo") or base.__contains__(self, value)
+
+    return RanksWithJoker
+
+
+class _ValuesWithJoker(dict):
+    """A dict from the 13 ranks to rising numbers, in which the Joker's key finds a number above "K"'s."""
+
+    top: Any = None
+
+    def __getitem__(self, key: Any) -> Any:
+        if _type(key) is str and key == "Jo":
+            return self.top
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if _type(key) is str and key == "Jo":
+            return self.top
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: Any) -> bool:
+        return (_type(key) is str and key == "Jo") or dict.__contains__(self, key)
+
+
+def _table_placed(table: Any) -> Any:
+    """A stand-in for table with the Joker above every rank for lookups, if it is a table without the Joker that
+    orders the 13 ranks the handout's way (the ranks lowest first in a tuple or list, or a dict from each rank to
+    a number strictly rising from "1" to "K"); else None."""
+    kind = _type(table)
+    if kind is _tuple or kind is _list:
+        if _len(table) != _len(RANKS) or any(_type(item) is not str or item != rank
+                                             for item, rank in zip(table, RANKS)):
+            return None
+        return _ranks_with_joker(kind)(table)
+    if kind is not dict or _len(table) != _len(RANKS) or any(_type(key) is not str for key in table) \
+            or "Jo" in table or any(rank not in table for rank in RANKS):
+        return None
+    values = [table[rank] for rank in RANKS]
+    if not all(_number(value) for value in values) or any(a >= b for a, b in zip(values, values[1:])):
+        return None
+    stand_in = _ValuesWithJoker(table)
+    stand_in.top = values[-1] + 1
+    return stand_in
+
+
 def repaired(session: Session, trusted: Any) -> Any:
     """The context of a call: the student's code as it is (trusted false), or with one unit repaired (True or
     "structures": the Queue and Stack; "Queue.dequeue", "Stack.pop": that method alone, on the student's own
     storage; "card_value", "play_round", "resolve_war", "deal": that function; "card_order": the Joker's place in
-    the student's own helpers that order cards)."""
+    the student's own helpers and tables that order cards)."""
     if trusted is True or trusted == "structures":
         return TrustedStructures(session, True)
     if not trusted:

@@ -8,11 +8,10 @@ field: the extension is then observed on a game the student's code can play.
 
 The counters are observed on decks without Jokers (expected.counter_decks), so a Joker that is wrong or
 missing is charged in Joker dominance alone; only the seeded replay plays make_deck()'s 54 cards, as the handout
-asks. The chain tests come last: in a game that hangs (a war that never ends), a repair that does not make the
-test pass moves on to the next unit, whose run hangs again and spends one of the category's timeouts; a chain
-counted inside the student's own resolve_war is what repairing resolve_war cannot give, so the chain tests spend
-those. Run first, they would leave no timeout for the repaired runs that excuse the other tests
-(infinite_loop_in_war)."""
+asks. In a game that hangs (a war that never ends), a repair that does not make a test pass moves on to the next
+unit, whose run may hang again (a chain counted inside the student's own resolve_war is what repairing resolve_war
+cannot give): such repaired runs are not counted against the category's timeouts, so the grade does not depend on
+the order these tests run in (infinite_loop_in_war; tests/test_corpus.py grades it in reverse order)."""
 
 from __future__ import annotations
 
