@@ -382,8 +382,9 @@ def test_no_judged_run_has_a_command_of_its_own(sandbox, tmp_path):
 
 
 def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_theirs(sandbox, monkeypatch, tmp_path):
-    """A zygote that could not set a run up or clean after one says "fault": Part E stops, not graded, and the
-    student reads that the grader could not run the tests (never a score from a half-reset sandbox)."""
+    """A zygote that could not set a run up or clean after one says "fault": Part E stops and the submission is a
+    grader fault (graded again next time), whose reason says the grader could not run the tests (never a score
+    from a half-reset sandbox, nor a Part E of 0 charged to the student)."""
     import sys
 
     from grader.part_e import runner
@@ -400,8 +401,8 @@ def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_their
     student_tests.spec = SandboxSpec(level="plain", root=str(tmp_path), package="starter", runtime="",
                                             python=sys.executable, python_home="", uid=None, limits=Limits())
     try:
-        result = student_tests.grade()
+        with pytest.raises(runner.PartEFault) as fault:
+            student_tests.grade()
     finally:
         student_tests.close()
-    assert result.status == "not_run"
-    assert result.note.startswith("The grader could not run your tests") and "ask your instructor" in result.note
+    assert str(fault.value).startswith("The grader could not run your tests") and "ask your instructor" in str(fault.value)

@@ -884,3 +884,34 @@ def test_part_e_ends_on_the_wall_clock_at_four_times_its_budget_however_little_i
         assert limit - 0.1 < elapsed < limit + 0.5, elapsed
     finally:
         session.stop()
+
+
+def test_a_sandbox_that_booted_while_the_hidden_suites_ran_is_read_however_long_they_took():
+    """The zygote's "boot" line waits in the pipe while the hidden suites run; read after BOOT_SECONDS have passed
+    since the launch (a busy machine), it still counts: before, Part E was then not run and a thorough suite lost
+    its 20 points under load"""
+    from grader.sandbox.isolation import Limits
+
+    script = "import json, sys\nprint(json.dumps({'boot': True}), flush=True)\nsys.stdin.readline()\n"
+    session = session_module.Session([sys.executable, "-c", script], {}, Limits(), None, "plain")
+    session.launch()
+    try:
+        time.sleep(0.5)  # the line is in the pipe
+        session.booting = time.monotonic() - 1.0  # as if the hidden suites had kept the trusted side past it
+        session.wait_boot()
+    finally:
+        session.stop()
+
+
+def test_a_sandbox_that_never_boots_is_the_graders_fault_not_a_part_e_of_0():
+    from grader.sandbox.isolation import Limits
+
+    session = session_module.Session([sys.executable, "-c", "import time; time.sleep(30)"], {}, Limits(), None,
+                                     "plain")
+    session.launch()
+    try:
+        session.booting = time.monotonic() + 0.3
+        with pytest.raises(session_module.SandboxFault, match="did not start"):
+            session.wait_boot()
+    finally:
+        session.stop()

@@ -169,7 +169,7 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
         spec = make_spec(root=root, package=package, runtime=runtime, level=level,
                          limits=config.limits, slot=slot + SLOT_OFFSET, coverage=False,
                          hidden=secret_roots(), run_uids=RUN_UIDS)
-    except (SandboxError, OSError) as error:  # the grader's fault: said in the report, the other parts stand
+    except (SandboxError, OSError) as error:  # the grader's fault: grade() raises it (PartEFault)
         student_tests.problem = f"The grader could not run your tests ({error}); ask your instructor."
         return student_tests
     student_tests.spec = spec
@@ -182,6 +182,12 @@ def open_student_tests(*, root: Path, package: str, tests: tuple[str, ...], pack
     except Stopped as stop:
         student_tests.problem = str(stop)
     return student_tests
+
+
+class PartEFault(SandboxError):
+    """Part E's sandbox did not start, or could not set a run up or clean up after one: the grader's fault, so the
+    whole submission is a grader fault (graded again next time), never a Part E score of 0 charged to the
+    student (a machine too busy to start a sandbox in time costs a student nothing)."""
 
 
 class StudentTests:
@@ -221,7 +227,8 @@ class StudentTests:
         if not tests:
             return StudentTestsResult("no_tests", "No test files were found (test_*.py files, or a tests/ folder).")
         if self.problem or self.session is None:
-            return StudentTestsResult("not_run", self.problem or "The sandbox for your tests did not start.")
+            raise PartEFault(self.problem or "The grader could not run your tests (Part E's sandbox did not start); "
+                                             "ask your instructor.")
         test_sources = {path: (root / path).read_text(encoding="utf-8", errors="replace") for path in tests}
         package_sources = {path: (root / path).read_text(encoding="utf-8", errors="replace")
                            for path in self.package_files}
@@ -293,7 +300,7 @@ class StudentTests:
                 if len(earlier) + 1 >= CHAFF_RUNS:
                     settled.add(key)
         except SandboxFault as fault:
-            return StudentTestsResult("not_run", str(fault))
+            raise PartEFault(str(fault)) from None
         except Stopped as stop:
             if not {reference_key, wheat_key} <= {run.key for run in runs}:
                 return StudentTestsResult("not_run", str(stop))

@@ -88,9 +88,15 @@ class Session:
         self._write(command.line("prepare"))
 
     def wait_boot(self) -> None:
-        """Wait until the sandbox has imported pytest and says so."""
-        if self._read(lambda: self.booting - time.monotonic()).get("boot") is not True:
-            raise Stopped("The sandbox for your tests did not start.")
+        """Wait until the sandbox has imported pytest and says so; SandboxFault if it did not in BOOT_SECONDS from
+        its launch (no student code runs before its boot: the grader's fault, whatever the machine's load)."""
+        try:
+            booted = self._read(lambda: self.booting - time.monotonic()).get("boot") is True
+        except Stopped:
+            booted = False
+        if not booted:
+            raise SandboxFault("The grader could not run your tests (Part E's sandbox did not start); "
+                               "ask your instructor.")
 
     def run(self, command: RunCommand, child: str, stop_on: list[str]) -> dict[str, Any]:
         """One run (child: the line its child reads, an implementation's or OWN_PACKAGE); the stop set goes to
@@ -169,8 +175,11 @@ class Session:
             while b"\n" not in self.buffer:
                 seconds = left()
                 if seconds <= 0:
-                    raise Stopped("Your tests used up the time allowed for grading them.")
-                if not selector.select(self._wait(seconds)):
+                    # What the sandbox wrote before the time ran out is read first: the hidden suites may have kept
+                    # the trusted side away longer than the deadline while its line waited in the pipe
+                    if not selector.select(0):
+                        raise Stopped("Your tests used up the time allowed for grading them.")
+                elif not selector.select(self._wait(seconds)):
                     continue
                 chunk = os.read(stream.fileno(), 1 << 20)
                 if not chunk:
