@@ -2,8 +2,8 @@
 
 Each submission is described as edits of a base, as the chaffs are edits of the wheat (grader/chaffs.py):
 tests/submissions/edits/<name>.diff names the base on its first line ("base: wheat", "base: starter",
-"base: none" or another submission's name), may remove files or copy one of the project's files in, and ends
-in a unified diff; the files a submission writes whole (a hand-written module, an attack's helper, a suite of
+"base: none" or another submission's name), may remove files or copy files in whole (one of the project's, or
+one that another submission wrote), and ends in a unified diff; the files a submission writes whole (a hand-written module, an attack's helper, a suite of
 tests) are in tests/submissions/written/<name>/, laid over the base before the diff applies. The tests read
 the corpus through `corpus()`, written once a process into a temporary folder; `python tests/corpus.py OUT`
 writes it for a grading run of your own (README.md's main command).
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import difflib
 import json
 import re
 import shutil
@@ -76,7 +77,8 @@ class Description:
     removes: tuple[str, ...]
     """Paths of the base's files the submission does not have."""
     copies: tuple[tuple[str, str], ...]
-    """(path in the submission, path in this project) of each file copied in whole from the project."""
+    """(path in the submission, source) of each file copied in whole: from this project when the source is a path
+    (grader/part_e/model/test_war.py), else the same file of the submission the source names."""
     diff: str
     """A unified diff applied last (after written/<name>/ is laid over the base)."""
 
@@ -171,8 +173,8 @@ def build(name: str, built: dict[str, dict[str, bytes]] | None = None, seen: tup
     for path in description.removes:
         if files.pop(path, None) is None:
             raise CorpusError(f"{name}.diff removes {path}, which its base does not have")
-    for path, source in description.copies:
-        files[path] = (ROOT / source).read_bytes()
+    for path, source in description.copies:  # a project file (a path), or the same file of another submission
+        files[path] = (ROOT / source).read_bytes() if "/" in source else build(source, built, (*seen, name))[path]
     own = WRITTEN / name
     if own.is_dir():
         files.update({file.relative_to(own).as_posix(): file.read_bytes()
@@ -241,12 +243,48 @@ def update_pins(graded: Path) -> list[str]:
     return moved
 
 
+def describe(folder: Path, base: str) -> Path:
+    """Describe the package in folder (its name the submission's) as edits of base: edits/<name>.diff and
+    written/<name>/. A file the base has goes in as a diff when the diff is shorter than the file, else whole; the
+    description is then written out again and must give the folder back byte for byte."""
+    name = folder.name
+    old = base_files(base) if base in ("wheat", "starter", "none") else build(base)
+    new = {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*"))
+           if path.is_file() and "__pycache__" not in path.parts}
+    header, diff = [f"base: {base}\n", *(f"remove: {path}\n" for path in sorted(old.keys() - new.keys()))], []
+    shutil.rmtree(WRITTEN / name, ignore_errors=True)
+    for path, data in new.items():
+        if old.get(path) == data:
+            continue
+        text = data.decode("utf-8")
+        hunks = list(difflib.unified_diff(old[path].decode("utf-8").splitlines(keepends=True),
+                                          text.splitlines(keepends=True), f"a/{path}", f"b/{path}")) if path in old else []
+        if hunks and len(hunks) < text.count("\n") and text.endswith("\n"):
+            diff += hunks
+        else:
+            (WRITTEN / name / path).parent.mkdir(parents=True, exist_ok=True)
+            (WRITTEN / name / path).write_bytes(data)
+    (EDITS / f"{name}.diff").write_text("".join(header) + ("\n" + "".join(diff) if diff else ""), encoding="utf-8")
+    if build(name) != new:
+        raise CorpusError(f"{name}: its description does not give {folder} back")
+    return EDITS / f"{name}.diff"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the corpus into OUT; with --compare DIR, also list every file that differs from DIR's."""
+    """Write the corpus into OUT (with --compare DIR, list every file that differs from DIR's); or, with --describe,
+    describe a new package as edits of a base."""
     parser = argparse.ArgumentParser(prog="python tests/corpus.py", description=main.__doc__)
-    parser.add_argument("out", type=Path, help="the folder to write the submissions into (made if need be)")
+    parser.add_argument("out", type=Path, nargs="?", help="the folder to write the submissions into (made if need be)")
     parser.add_argument("--compare", type=Path, metavar="DIR", help="a corpus folder the written one must equal")
+    parser.add_argument("--describe", type=Path, metavar="FOLDER", help="a package to describe (its folder name is "
+                        "the submission's); add its corpus.json entry yourself")
+    parser.add_argument("--base", default="wheat", help="with --describe: wheat, starter, none or a submission's name")
     args = parser.parse_args(argv)
+    if args.describe:
+        print(f"wrote {describe(args.describe, args.base).relative_to(ROOT)}")
+        return 0
+    if args.out is None:
+        parser.error("give OUT, or --describe FOLDER")
     write_corpus(args.out)
     print(f"wrote {len(names())} submissions into {args.out}")
     if args.compare:

@@ -46,6 +46,16 @@ def test_a_cheat_is_its_honest_twin_plus_the_cheat():
     assert cheat.startswith(twin) and "def test_zz_counts_by_pid" in cheat[len(twin):]
 
 
+def test_hand_written_packages_that_share_a_module_copy_it_from_one_another():
+    """syntax_error's cards.py and structures.py are fork_bomb__honest's, written once; its game.py is its own"""
+    assert {("starter/cards.py", "fork_bomb__honest"), ("starter/structures.py", "fork_bomb__honest")} <= set(
+        read_description("syntax_error").copies)
+    for module in ("cards.py", "structures.py"):
+        assert (corpus() / "syntax_error" / "starter" / module).read_bytes() == (
+            corpus() / "fork_bomb__honest" / "starter" / module).read_bytes()
+    assert (WRITTEN / "syntax_error" / "starter" / "game.py").is_file()
+
+
 DIFF = """--- a/game.py
 +++ b/game.py
 @@ -2,3 +2,3 @@
@@ -114,3 +124,21 @@ def test_update_pins_rewrites_the_moved_pins_and_leaves_the_attacks_at_their_twi
 def pinned_before(name: str) -> object:
     """The score corpus.json pins for name today."""
     return json.loads((DESCRIBED / "corpus.json").read_text(encoding="utf-8"))[name]["score"]
+
+
+def test_describe_turns_a_new_package_into_a_diff_and_whole_files_that_give_it_back(tmp_path, monkeypatch):
+    """--describe: an edited wheat module goes in as a diff, a new module whole, and the two write the package back"""
+    monkeypatch.setattr(corpus_module, "EDITS", tmp_path / "edits")
+    monkeypatch.setattr(corpus_module, "WRITTEN", tmp_path / "written")
+    (tmp_path / "edits").mkdir()
+    package = tmp_path / "new" / "off_by_one_student"
+    shutil.copytree(corpus() / "perfect", package)
+    game = package / "starter" / "game.py"
+    game.write_text(game.read_text(encoding="utf-8").replace("rules.face_down + 1", "rules.face_down + 2", 1),
+                    encoding="utf-8")
+    (package / "starter" / "_helper.py").write_text("HELP = 1\n", encoding="utf-8")
+    description = corpus_module.describe(package, "wheat").read_text(encoding="utf-8")
+    assert description.startswith("base: wheat\n\n--- a/starter/game.py\n") and "+    cards_needed = rules.face_down + 2" in description
+    assert sorted(path.name for path in (tmp_path / "written" / "off_by_one_student").rglob("*") if path.is_file()) == ["_helper.py"]
+    assert build("off_by_one_student") == {path.relative_to(package).as_posix(): path.read_bytes()
+                                           for path in package.rglob("*") if path.is_file()}
