@@ -3,8 +3,9 @@
 Each submission is described as edits of a base, as the chaffs are edits of the wheat (grader/chaffs.py):
 tests/submissions/edits/<name>.diff names the base on its first line ("base: wheat", "base: starter",
 "base: none" or another submission's name), may remove files or copy files in whole (one of the project's, or
-one that another submission wrote), and ends in a unified diff; the files a submission writes whole (a hand-written module, an attack's helper, a suite of
-tests) are in tests/submissions/written/<name>/, laid over the base before the diff applies. The tests read
+one that another submission wrote), and ends in a unified diff; the files a submission writes whole (a
+hand-written module, an attack's helper, a suite of tests) are in tests/submissions/written/<name>/, laid over
+the base before the diff applies. The tests read
 the corpus through `corpus()`, written once a process into a temporary folder; `python tests/corpus.py OUT`
 writes it for a grading run of your own (README.md's main command).
 
@@ -42,6 +43,9 @@ pins from what it graded, before the tests compare against them."""
 OLDER_STARTER_RULES = DESCRIBED / "older_starter_rules.py"
 """The rules.py of an older starter (it shipped the deck, deal and collect options and the presets), which the
 corpus's students received whole; the issue 18 submissions and the untouched starter carry today's."""
+
+BASES = ("wheat", "starter", "none")
+"""The bases that are not submissions (base_files)."""
 
 WHEAT_MODULES = ("__init__.py", "structures.py", "cards.py", "game.py")
 STARTER_FILES = ("__init__.py", "structures.py", "cards.py", "rules.py", "game.py", "test_war.py")
@@ -166,7 +170,7 @@ def build(name: str, built: dict[str, dict[str, bytes]] | None = None, seen: tup
     if name in seen:
         raise CorpusError(f"{name}'s base leads back to itself: {' -> '.join((*seen, name))}")
     description = read_description(name)
-    if description.base in ("wheat", "starter", "none"):
+    if description.base in BASES:
         files = base_files(description.base)
     else:
         files = dict(build(description.base, built, (*seen, name)))
@@ -248,7 +252,7 @@ def describe(folder: Path, base: str) -> Path:
     written/<name>/. A file the base has goes in as a diff when the diff is shorter than the file, else whole; the
     description is then written out again and must give the folder back byte for byte."""
     name = folder.name
-    old = base_files(base) if base in ("wheat", "starter", "none") else build(base)
+    old = base_files(base) if base in BASES else build(base)
     new = {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*"))
            if path.is_file() and "__pycache__" not in path.parts}
     header, diff = [f"base: {base}\n", *(f"remove: {path}\n" for path in sorted(old.keys() - new.keys()))], []
@@ -257,8 +261,10 @@ def describe(folder: Path, base: str) -> Path:
         if old.get(path) == data:
             continue
         text = data.decode("utf-8")
-        hunks = list(difflib.unified_diff(old[path].decode("utf-8").splitlines(keepends=True),
-                                          text.splitlines(keepends=True), f"a/{path}", f"b/{path}")) if path in old else []
+        hunks = []
+        if path in old:
+            hunks = list(difflib.unified_diff(old[path].decode("utf-8").splitlines(keepends=True),
+                                              text.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
         if hunks and len(hunks) < text.count("\n") and text.endswith("\n"):
             diff += hunks
         else:

@@ -33,9 +33,10 @@ def test_each_written_submission_is_a_package_or_one_module():
 def test_perfect_is_the_wheat_with_the_rules_its_students_received():
     """perfect names the wheat as its base and no edit: its modules are grader/wheat's byte for byte"""
     assert read_description("perfect").base == "wheat" and read_description("perfect").diff == ""
+    perfect = corpus() / "perfect" / "starter"
     for module in ("__init__.py", "cards.py", "game.py", "structures.py"):
-        assert (corpus() / "perfect" / "starter" / module).read_bytes() == (ROOT / "grader" / "wheat" / module).read_bytes()
-    assert (corpus() / "perfect" / "starter" / "rules.py").read_bytes() == (DESCRIBED / "older_starter_rules.py").read_bytes()
+        assert (perfect / module).read_bytes() == (ROOT / "grader" / "wheat" / module).read_bytes()
+    assert (perfect / "rules.py").read_bytes() == (DESCRIBED / "older_starter_rules.py").read_bytes()
 
 
 def test_a_cheat_is_its_honest_twin_plus_the_cheat():
@@ -138,7 +139,9 @@ def test_describe_turns_a_new_package_into_a_diff_and_whole_files_that_give_it_b
                     encoding="utf-8")
     (package / "starter" / "_helper.py").write_text("HELP = 1\n", encoding="utf-8")
     description = corpus_module.describe(package, "wheat").read_text(encoding="utf-8")
-    assert description.startswith("base: wheat\n\n--- a/starter/game.py\n") and "+    cards_needed = rules.face_down + 2" in description
-    assert sorted(path.name for path in (tmp_path / "written" / "off_by_one_student").rglob("*") if path.is_file()) == ["_helper.py"]
+    assert description.startswith("base: wheat\n\n--- a/starter/game.py\n")
+    assert "+    cards_needed = rules.face_down + 2" in description
+    whole = tmp_path / "written" / "off_by_one_student"
+    assert sorted(path.name for path in whole.rglob("*") if path.is_file()) == ["_helper.py"]
     assert build("off_by_one_student") == {path.relative_to(package).as_posix(): path.read_bytes()
                                            for path in package.rglob("*") if path.is_file()}
