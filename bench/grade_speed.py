@@ -5,7 +5,8 @@ forked from the same suite server).
     python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e [thorough|weak]] [--walls off]
                                 [--sandbox auto|bwrap|unshare|uid]
 
---corpus also grades one copy of the corpus, as tests/corpus.py writes it (hostile ones included), and prints each one's time.
+--corpus also grades one copy of the corpus as tests/corpus.py writes it (hostile ones included) and prints each
+one's time.
 --part-e gives every student a Part E suite, the thorough one (tests_thorough instead of perfect: it catches
 every chaff, so every chaff runs twice) or with `--part-e weak` the weak one (tests_weak: its Joker tests catch
 2 chaffs, and every other chaff runs once), and prints the median time of Part E alone: compare with a run
