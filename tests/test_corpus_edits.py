@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -145,3 +146,15 @@ def test_describe_turns_a_new_package_into_a_diff_and_whole_files_that_give_it_b
     assert sorted(path.name for path in whole.rglob("*") if path.is_file()) == ["_helper.py"]
     assert build("off_by_one_student") == {path.relative_to(package).as_posix(): path.read_bytes()
                                            for path in package.rglob("*") if path.is_file()}
+
+
+def test_no_test_or_bench_script_reads_a_submission_under_tests_submissions():
+    """Submissions are read from corpus(), never from tests/submissions/<name>, which holds only descriptions"""
+    below = re.compile(r'"tests" / "submissions" / "(?!corpus\.json")'
+                       r"|tests/submissions/(?!corpus\.json|README\.md|edits/|written/)\w")
+    scripts = [path for folder in ("tests", "bench") for path in (ROOT / folder).glob("*.py")
+               if path.name != Path(__file__).name]
+    found = [f"{path.relative_to(ROOT)}:{number}" for path in scripts
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if below.search(line)]
+    assert len(scripts) > 50 and found == []
