@@ -150,7 +150,7 @@ def test_describe_turns_a_new_package_into_a_diff_and_whole_files_that_give_it_b
 
 def test_no_test_or_bench_script_reads_a_submission_under_tests_submissions():
     """Submissions are read from corpus(), never from tests/submissions/<name>, which holds only descriptions"""
-    below = re.compile(r'"tests" / "submissions" / "(?!corpus\.json")'
+    below = re.compile(r'"tests" / "submissions"(?! / "corpus\.json")'
                        r"|tests/submissions/(?!corpus\.json|README\.md|edits/|written/)\w")
     scripts = [path for folder in ("tests", "bench") for path in (ROOT / folder).glob("*.py")
                if path.name != Path(__file__).name]
