@@ -5,7 +5,8 @@ forked from the same suite server).
     python bench/grade_speed.py [--students 400] [--jobs 2] [--corpus] [--part-e [thorough|weak]] [--walls off]
                                 [--sandbox auto|bwrap|unshare|uid]
 
---corpus also grades one copy of tests/submissions (hostile ones included) and prints each one's time.
+--corpus also grades one copy of the corpus as tests/corpus.py writes it (hostile ones included) and prints each
+one's time.
 --part-e gives every student a Part E suite, the thorough one (tests_thorough instead of perfect: it catches
 every chaff, so every chaff runs twice) or with `--part-e weak` the weak one (tests_weak: its Joker tests catch
 2 chaffs, and every other chaff runs once), and prints the median time of Part E alone: compare with a run
@@ -36,7 +37,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/corpus.py writes the corpus
 
 from grader.batch import grade  # noqa: E402
 from grader.grading.harness import RESULTS_VARIABLE, SPEC_VARIABLE  # noqa: E402
@@ -45,6 +46,7 @@ from grader.grading.runner import SuiteServer, pytest_args, pytest_env  # noqa: 
 from grader.limits import TimeLimits  # noqa: E402
 from grader.chaffs import CHAFFS  # noqa: E402
 from grader.part_e.runner import CHAFF_RUNS, WHEAT_RUNS  # noqa: E402
+from corpus import corpus as written_corpus  # noqa: E402
 
 PART_E_RUNS = 1 + CHAFF_RUNS * len(CHAFFS) + sum(WHEAT_RUNS.values())
 """The most runs of one submission: the student's own package, each chaff CHAFF_RUNS times and each wheat
@@ -130,7 +132,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="war-grader-bench-") as scratch:
         klass = Path(scratch) / "class"
         for index in range(args.students):
-            shutil.copytree(ROOT / "tests" / "submissions" / (SUITES[args.part_e] if args.part_e else "perfect"),
+            shutil.copytree(written_corpus() / (SUITES[args.part_e] if args.part_e else "perfect"),
                             klass / f"student{index:04d}")
         if args.sandbox == "uid":  # the uid level's sandboxes must reach the class through its parents
             for folder in (Path(scratch), klass):
@@ -152,7 +154,7 @@ def main() -> None:
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
         if args.corpus:
             started = time.perf_counter()
-            corpus = grade(paths=[ROOT / "tests" / "submissions"], out=Path(scratch) / "corpus", jobs=args.jobs)
+            corpus = grade(paths=[written_corpus()], out=Path(scratch) / "corpus", jobs=args.jobs)
             print(f"corpus of {len(corpus)} (hostile included): {time.perf_counter() - started:.1f} s")
             for result in sorted(corpus, key=lambda r: -r.execution_time):
                 print(f"  {result.student:<30} {result.execution_time:6.1f} s  score {result.score:g}  "

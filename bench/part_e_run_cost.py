@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/corpus.py writes the corpus
 sys.dont_write_bytecode = True  # as the sandbox's Python (-B): no child writes the rewritten tests' bytecode
 
 from grader.part_e import runner  # noqa: E402
+from corpus import corpus  # noqa: E402
 
 
 def in_sandbox_module(runtime: Path):
@@ -83,7 +84,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="war-grader-bench-") as scratch:
         runtime = runner.make_runtime(Path(scratch) / "runtime")
         copy = Path(scratch) / "submission"
-        shutil.copytree(ROOT / "tests" / "submissions" / args.submission, copy)
+        shutil.copytree(corpus() / args.submission, copy)
         package = next(path.parent.name for path in copy.glob("*/__init__.py"))
         files = sorted(str(path.relative_to(copy)) for path in copy.rglob("test_*.py"))
         for name in [name for name in sys.modules if name == package or name.startswith(package + ".")]:

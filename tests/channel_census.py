@@ -39,6 +39,7 @@ PROBE = HERE / "census_probe.py"
 sys.path[:0] = [str(HERE), str(PROJECT)]
 
 from census_probe import CHANNELS, PREFIX  # noqa: E402
+from corpus import corpus  # noqa: E402
 
 CALL_SECONDS = 120.0
 """A census call's deadline: one walks the whole file system visible to the run, which takes seconds."""
@@ -241,7 +242,7 @@ def run_census(level: str, token: str) -> dict[str, list[str]]:
             from grader.submissions import Submission, prepare  # noqa: PLC0415
 
             source = work / f"tests-{student}-source"
-            shutil.copytree(PROJECT / "tests" / "submissions" / "perfect", source)
+            shutil.copytree(corpus() / "perfect", source)
             (source / "tests").mkdir()
             (source / "tests" / "census_probe.py").write_text(PROBE.read_text())
             (source / "tests" / "test_census.py").write_text(census_tests(probe_config(token, origin, origins)))

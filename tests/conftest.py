@@ -16,7 +16,7 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
-import json
+import os
 import re
 import shutil
 import sys
@@ -243,12 +243,6 @@ def forget_shared_attack_key() -> None:
         libc.syscall(250, 21, ctypes.c_long(key))  # keyctl(KEYCTL_INVALIDATE, key), x86-64
 
 
-CORPUS = Path(__file__).resolve().parent / "submissions"
-"""The corpus of student-like submissions."""
-
-PINNED: dict[str, dict[str, object]] = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
-"""corpus.json: each corpus submission's pinned grade, by name."""
-
 CORPUS_TIMEOUT = 1800
 """pytest-timeout's limit on a test that reads graded_corpus: the first one's setup grades the whole corpus (85 s on
 a quiet two-core machine, 288 s under load 13-19, past the default 300 s of pyproject.toml with a little more)."""
@@ -261,11 +255,16 @@ TEST_SETTINGS = Path(__file__).resolve().parent / "data" / "grading-test.toml"
 def graded_corpus(sandbox: str, forget_shared_attack_key: None) -> Iterator[Path]:
     """The whole corpus graded once a session, two at a time, under the test limits: the out folder (each
     submission's results.json and report.html, grades.csv). tests/test_corpus.py and tests/test_part_e_integrity.py
-    read it; neither writes into it."""
+    read it; neither writes into it. With WAR_GRADER_UPDATE_PINS=1 it first rewrites corpus.json's pins from this
+    grading (tests/corpus.py's update_pins), so the tests compare against the new ones."""
+    from corpus import PINNED, UPDATE_PINS, corpus, update_pins  # noqa: PLC0415 - tests/ is on sys.path by now
     from grader.batch import grade  # noqa: PLC0415
 
     out = Path(tempfile.mkdtemp(prefix="war-grader-corpus-"))
-    results = grade(paths=[CORPUS], out=out, jobs=2, config_path=TEST_SETTINGS)
+    results = grade(paths=[corpus()], out=out, jobs=2, config_path=TEST_SETTINGS)
     assert sorted(result.student for result in results) == sorted(PINNED)
+    if os.environ.get(UPDATE_PINS) == "1":  # the pins follow this grading (docs/development.md)
+        moved = update_pins(out)
+        print(f"\n{UPDATE_PINS}: {len(moved)} pins moved in tests/submissions/corpus.json", *moved, sep="\n")
     yield out
     shutil.rmtree(out, ignore_errors=True)

@@ -7,9 +7,10 @@ import re
 from pathlib import Path
 
 from grader.chaffs import CHAFFS, chaff_sources
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
+CORPUS = corpus()
 
 LONG_NUMBER = re.compile(r"\d{40,}")
 """A run of 40 or more digits: no score, time, count or line number of a real test file is that long, and 40

@@ -24,9 +24,10 @@ from grader.config import load_config
 from grader.batch import find_class, grade_into
 from grader.grading.runner import SCRATCH_PREFIX, remove_abandoned_scratch
 from grader.report import html as report
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
+CORPUS = corpus()
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
 PERFECT = CORPUS / "perfect" / "starter"
 CORRECT = 100 - load_config(FAST, environ={}).points["student_tests"]

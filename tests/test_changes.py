@@ -17,9 +17,10 @@ from grader.batch import find_class, grade_into
 from grader.batch.changes import HEADER, JOURNAL, Journal, changes_csv, diff, snapshot
 from grader.config import load_config
 from grader.report.input import try_load
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
+CORPUS = corpus()
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
 EXAMPLES = ROOT / "tests" / "data" / "results"
 JOKER_RULE = 'The Joker, "Jo", beats every rank: 1 < 2 < ... < 10 < J < Q < K < Jo'

@@ -29,6 +29,7 @@ from channel_census import (PROBE, PYTHON_CHOICE, census_tests, merge, part_e_fi
 from sandbox_probe import available
 from test_export_gradescope import unpack
 from isolated_venv import MakeVenv, everything_but_war_grader
+from corpus import corpus
 
 PROJECT = Path(__file__).resolve().parents[1]
 SCRIPT = PROJECT / "tests" / "channel_census.py"
@@ -101,7 +102,7 @@ def _gradescope_submission(folder: Path, token: str, student: str, origins: list
     """A correct package whose import runs the census in the hidden suites' worker, with the instructor's
     thorough tests (which end every chaff's run before the census tests: only the wheats' runs walk the file
     system) followed by the census tests."""
-    shutil.copytree(PROJECT / "tests" / "submissions" / "perfect", folder)
+    shutil.copytree(corpus() / "perfect", folder)
     package = folder / "starter"
     (package / "census_probe.py").write_text(PROBE.read_text())
     worker = probe_config(token, f"{student}-worker", origins)

@@ -13,9 +13,10 @@ import pytest
 from grader import cli
 from grader.grading import runner
 from grader.sandbox.isolation import choose_level, landlock_abi, level_warning
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
+CORPUS = corpus()
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
 
 

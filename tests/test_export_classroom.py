@@ -23,6 +23,7 @@ from grader.export import classroom
 from grader.export.classroom import ExportError, export_classroom
 from grader.public_tests import public_digests
 from isolated_venv import MakeVenv, pytest_only
+from corpus import corpus
 
 PROJECT = Path(__file__).resolve().parents[1]
 COMMAND_GRADER = "classroom-resources/autograding-command-grader@"
@@ -381,7 +382,7 @@ OWN_TESTS = {
 def classroom_clone(tmp_path: Path) -> Path:
     """A clone of the exported template with the package filled in from the corpus's perfect submission."""
     repo = student_repository(tmp_path, "student")
-    for module in (PROJECT / "tests" / "submissions" / "perfect" / "starter").glob("*.py"):
+    for module in (corpus() / "perfect" / "starter").glob("*.py"):
         shutil.copyfile(module, repo / "starter" / module.name)
     return repo
 

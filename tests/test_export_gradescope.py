@@ -24,11 +24,12 @@ import pytest
 from grader.cli import main
 from grader.export.wheel import build_wheel
 from isolated_venv import MakeVenv, everything_but_war_grader
+from corpus import PINS, corpus
 
 PROJECT = Path(__file__).resolve().parents[1]
-CORPUS = PROJECT / "tests" / "submissions"
+CORPUS = corpus()
 SETTINGS = PROJECT / "tests" / "data" / "grading-test.toml"
-EXPECTED = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
+EXPECTED = json.loads(PINS.read_text(encoding="utf-8"))
 
 TOP_LEVEL = {"score": (int, float), "execution_time": (int, float), "output": str, "visibility": str,
              "stdout_visibility": str, "tests": list}

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.config import SETTINGS, ConfigError, load_config
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,7 +134,7 @@ def test_points_of_1e308_stop_grade_before_anything_is_graded(tmp_path):
     """war-grader grade with such points: exit 2 and one line naming the key and range, no results.json"""
     file = tmp_path / "grading.toml"
     file.write_text("[points]\nexhaustion = 1e308\n")
-    completed = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "tests" / "submissions" / "perfect"),
+    completed = subprocess.run([sys.executable, "-m", "grader", "grade", str(corpus() / "perfect"),
                                 "--out", str(tmp_path / "out"), "--config", str(file)],
                                capture_output=True, text=True, timeout=120, cwd=ROOT, env={"PATH": "/usr/bin:/bin"})
     assert completed.returncode == 2

@@ -21,6 +21,7 @@ from grader.sandbox.channel import StudentCrash, StudentMissing, StudentRaised, 
 from grader.sandbox.isolation import SandboxError, choose_level, fresh_uids, level_warning, processes_of, uid_block
 
 from sandbox_probe import LEVEL_PARAMS, NAMESPACED_PARAMS, PROBE, probe_client, run, runtime, tmp_path  # noqa: F401
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,7 +126,7 @@ def test_plain_is_refused_unless_the_instructor_opts_in(sandbox, tmp_path):
     assert choose_level("plain", allow_plain=True) == "plain"
     config = tmp_path / "plain.toml"
     config.write_text("[sandbox]\nlevel = 'plain'\n")
-    perfect = str(ROOT / "tests" / "submissions" / "perfect")
+    perfect = str(corpus() / "perfect")
     completed = subprocess.run([sys.executable, "-m", "grader", "grade", perfect,
                                 "--out", str(tmp_path / "out"), "--config", str(config)],
                                capture_output=True, text=True, timeout=120, check=False)
@@ -406,7 +407,7 @@ def test_a_correct_single_file_named_json_scores_full_marks(sandbox, tmp_path):
 
     student = tmp_path / "alice"
     student.mkdir()
-    (student / "json.py").write_text((ROOT / "tests" / "submissions" / "single_file" / "war.py").read_text())
+    (student / "json.py").write_text((corpus() / "single_file" / "war.py").read_text())
     [result] = grade(paths=[student], out=tmp_path / "out", jobs=1,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
     assert (result.outcome, result.score) == ("graded", 100 - result_points(result, "student_tests"))
@@ -442,7 +443,7 @@ def test_a_visible_failure_never_carries_what_a_hidden_test_passed(sandbox, tmp_
     for all the tests, every visible game's failure held it."""
     from grader.batch import grade
 
-    [result] = grade(paths=[ROOT / "tests" / "submissions" / "replays_hidden_input"], out=tmp_path / "out", jobs=1,
+    [result] = grade(paths=[corpus() / "replays_hidden_input"], out=tmp_path / "out", jobs=1,
                      config_path=ROOT / "tests" / "data" / "grading-test.toml")
     hidden_queue = "1 1 1 4 2 2 2 5 3 3 3 2 7"
     shown = [f"{test.sentence} {test.exception} {test.output} {test.reproduction}"

@@ -22,10 +22,11 @@ from grader.sandbox import landlock
 from grader.sandbox.channel import StudentRaised
 from grader.sandbox.isolation import NAMESPACED, level_warning
 from sandbox_probe import LEVEL_PARAMS, available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
+from corpus import PINS, corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
-EXPECTED = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
+CORPUS = corpus()
+EXPECTED = json.loads(PINS.read_text(encoding="utf-8"))
 CONFIG = ROOT / "tests" / "data" / "grading-test.toml"
 PROFILE = [sys.executable, str(ROOT / "tests" / "container_profile.py")]
 

@@ -23,6 +23,7 @@ from grader.grading.runner import with_late_policy
 from grader.late import LateError, LatePolicy, Lateness, assess, check_students, duration, name_students
 from grader.report.html import render_class_overview, render_student_report
 from grader.results import GradeResult, read_results, write_results
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "tests" / "data" / "results" / "collects_opponent_first" / "results.json"
@@ -223,7 +224,7 @@ def test_the_command_line_refuses_a_bad_late_setting_with_exit_2(tmp_path, capsy
     """war-grader grade with a [late] whose date has no offset: exit 2, one line on stderr, nothing graded"""
     path = settings(tmp_path, 'due = "2026-12-01T23:59"\n')
     out = tmp_path / "out"
-    assert cli.main(["grade", str(ROOT / "tests" / "submissions" / "perfect"), "--out", str(out), "--config",
+    assert cli.main(["grade", str(corpus() / "perfect"), "--out", str(out), "--config",
                      str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "no time zone offset" in err and f"{path} line 5" in err
@@ -290,7 +291,7 @@ def test_without_a_roster_a_row_names_a_submission_as_before():
 def test_a_late_section_without_a_due_date_is_refused_before_grading(tmp_path, capsys):
     """[late] with a penalty and no due date (outside Gradescope): exit 2, the fix named"""
     path = settings(tmp_path, "penalty_per_day = 10\n")
-    assert cli.main(["grade", str(ROOT / "tests" / "submissions" / "perfect"), "--out", str(tmp_path / "out"),
+    assert cli.main(["grade", str(corpus() / "perfect"), "--out", str(tmp_path / "out"),
                      "--config", str(path)]) == 2
     assert "has no due date; add due = " in capsys.readouterr().err
 

@@ -15,9 +15,10 @@ from grader.batch import grade_into
 from grader.config import load_config
 from grader.export.autograder import METADATA, grade_autograder_root
 from grader.submissions import Submission
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-PERFECT = ROOT / "tests" / "submissions" / "perfect" / "starter"
+PERFECT = corpus() / "perfect" / "starter"
 FAST = (ROOT / "tests" / "data" / "grading-test.toml").read_text()
 DUE = "2026-12-01T23:59:00-05:00"
 POLICY = f'\n[late]\ndue = "{DUE}"\npenalty_per_day = 10\ncutoff = "2026-12-05T23:59:00-05:00"\ngrace_days = 1\n' \

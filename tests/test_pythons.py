@@ -20,10 +20,11 @@ from grader.results import read_results
 
 from isolated_venv import MakeVenv, everything_but_war_grader
 from sandbox_probe import NAMESPACED_PARAMS
+from corpus import PINS, corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
-EXPECTED = json.loads((CORPUS / "corpus.json").read_text())
+CORPUS = corpus()
+EXPECTED = json.loads(PINS.read_text())
 
 OTHER_VERSIONS = ("3.12", "3.13")
 """The versions tried beside the suite's own (students' machines and Gradescope's newer images run them)."""

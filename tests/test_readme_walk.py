@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 
 from grader.config import load_config
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-PERFECT = ROOT / "tests" / "submissions" / "perfect" / "starter"
+PERFECT = corpus() / "perfect" / "starter"
 SECTION = "## For instructors: from due date to gradebook"
 CORRECT = 100 - load_config(None, environ={}).points["student_tests"]
 """What a correct package without Part E tests of its own scores."""

@@ -8,9 +8,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "submissions"
+CORPUS = corpus()
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
 
 

@@ -18,6 +18,7 @@ from grader.export.gradescope_results import gradescope_results
 from grader.report.html import render_class_overview, render_student_report
 from grader.report.input import try_load
 from grader.reveal import reveal_date, revealed
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
@@ -90,7 +91,7 @@ def test_due_without_a_due_date_is_refused_before_anything_is_graded(tmp_path, c
     with pytest.raises(ConfigError, match=r'reveal.after = "due" .*no \[late\] due date'):
         reveal_date(config)
     out = tmp_path / "out"
-    status = cli.main(["grade", str(ROOT / "tests" / "submissions" / "perfect"), "--out", str(out),
+    status = cli.main(["grade", str(corpus() / "perfect"), "--out", str(out),
                        "--config", str(path)])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "[late]" in err
@@ -138,7 +139,7 @@ def test_grading_keeps_hidden_replay_lines_only_with_a_reveal_date_and_shows_the
     """Without [reveal] a hidden failure keeps no replay lines (as before); with it they are kept in results.json,
     the student page shows them once the date has passed, and `report` renders them at a later date"""
     klass = tmp_path / "class"
-    shutil.copytree(ROOT / "tests" / "submissions" / "joker_below_king", klass / "bob")
+    shutil.copytree(corpus() / "joker_below_king", klass / "bob")
     plain, future = tmp_path / "plain", tmp_path / "future"
     plain.mkdir()
     future.mkdir()

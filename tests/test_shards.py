@@ -18,9 +18,10 @@ from grader.batch.merge import MergeError, merge_shards
 from grader.batch.shards import MANIFEST, Shard
 from grader.results import read_results
 from grader.submissions import Submission
+from corpus import corpus
 
 PROJECT = Path(__file__).resolve().parents[1]
-CORPUS = PROJECT / "tests" / "submissions"
+CORPUS = corpus()
 SETTINGS = PROJECT / "tests" / "data" / "grading-test.toml"
 CLASS = ("perfect", "collects_opponent_first", "joker_below_king", "loser_card_first", "syntax_error",
          "single_file")

@@ -24,10 +24,11 @@ from grader import git_read
 from grader.git_read import commit_digest
 from grader.submissions import (MAX_FILE_BYTES, Submission, SubmissionError, UsageError, find_submissions, prepare,
                                 submission_digest)
+from corpus import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = ROOT / "tests" / "data" / "grading-test.toml"
-PERFECT = ROOT / "tests" / "submissions" / "perfect" / "starter"
+PERFECT = corpus() / "perfect" / "starter"
 CORRECT = 100 - load_config(FAST, environ={}).points["student_tests"]
 """What a correct package without Part E tests of its own scores: everything but Part E."""
 

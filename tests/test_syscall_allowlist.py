@@ -14,6 +14,7 @@ import pytest
 from grader.sandbox import landlock, seccomp_bpf, syscall_allowlist
 from grader.sandbox.isolation import SandboxError, make_runtime
 from sandbox_probe import LEVEL_PARAMS, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
+from corpus import corpus
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -184,7 +185,7 @@ def test_a_part_e_run_is_refused_every_named_channel(sandbox, tmp_path, level):
 
     tmp_path.chmod(0o711)
     student = tmp_path / "student"
-    shutil.copytree(PROJECT / "tests" / "submissions" / "perfect", student)
+    shutil.copytree(corpus() / "perfect", student)
     (student / "test_channels.py").write_text(f"CHANNELS = {CHANNELS!r}\n" + LANDLOCKED + CHANNELS_TEST)
     (tmp_path / "work").mkdir(mode=0o711)
     copy = prepare(Submission("student", student), tmp_path / "work" / "copy")

@@ -23,10 +23,11 @@ from grader.sandbox.isolation import SandboxError, UID_BLOCK, uid_block
 from grader.sandbox.uid_level import seal
 from sandbox_probe import available, probe_client, run, runtime, tmp_path  # noqa: F401 - fixtures
 from test_export_gradescope import autograder, check_gradescope_results  # noqa: F401 - a fixture
+from corpus import PINS, corpus
 
 PROJECT = Path(__file__).resolve().parents[1]
-CORPUS = PROJECT / "tests" / "submissions"
-EXPECTED = json.loads((CORPUS / "corpus.json").read_text(encoding="utf-8"))
+CORPUS = corpus()
+EXPECTED = json.loads(PINS.read_text(encoding="utf-8"))
 SETTINGS = PROJECT / "tests" / "data" / "grading-test.toml"
 PROFILE = [sys.executable, str(PROJECT / "tests" / "container_profile.py")]
 
