@@ -15,9 +15,6 @@ without it for the time Part E adds per submission.
 call allowlist becomes a one-instruction filter that allows everything (installed as often as the real one),
 Landlock is never applied, and Part E's runs and repaired calls get no network namespace of their own. It edits
 the runtime this process builds, never grader/: a class graded so is not graded safely.
-Besides the wall time it prints the CPU seconds per submission (the grader's own and its reaped children's, the
-sandboxes included): a figure another process on the machine moves far less than the wall clock, for comparing
-two settings on a machine that is not quiet.
 A script, not a test: it prints numbers.
 """
 
@@ -26,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import struct
@@ -108,12 +104,6 @@ def floor_seconds(runs: int) -> float:
     return statistics.median(times)
 
 
-def _cpu_seconds() -> float:
-    """User and system seconds of this process and of its children that have ended (the sandboxes)."""
-    return sum(usage.ru_utime + usage.ru_stime for usage in (resource.getrusage(resource.RUSAGE_SELF),
-                                                              resource.getrusage(resource.RUSAGE_CHILDREN)))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=400, help="copies of the correct submission (400)")
@@ -137,9 +127,9 @@ def main() -> None:
         if args.sandbox == "uid":  # the uid level's sandboxes must reach the class through its parents
             for folder in (Path(scratch), klass):
                 folder.chmod(0o755)
-        started, cpu = time.perf_counter(), _cpu_seconds()
+        started = time.perf_counter()
         results = grade(paths=[klass], out=Path(scratch) / "out", jobs=args.jobs, sandbox=args.sandbox)
-        elapsed, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
+        elapsed = time.perf_counter() - started
         assert all(category.score == category.max_score for result in results for category in result.categories
                    if args.part_e == "thorough" or category.id != "student_tests")
         per = statistics.median(result.execution_time for result in results)
@@ -147,8 +137,6 @@ def main() -> None:
               f"{args.students / elapsed:.2f} submissions/s")
         print(f"per submission (median, wall, inside its slot): {per:.3f} s "
               f"(sandbox level {results[0].sandbox}, walls {args.walls})")
-        print(f"CPU per submission (mean: the grader's and every reaped child's, user + system): "
-              f"{cpu / args.students:.3f} s")
         part_e = statistics.median(result.timings.get("student_tests", 0.0) for result in results)
         print(f"of which Part E (the {args.part_e} suite, at most {PART_E_RUNS} runs), median: {part_e:.3f} s"
               if args.part_e else "without Part E tests (perfect has none; add --part-e to time them)")
