@@ -124,16 +124,20 @@ def remove_path(path: Path) -> None:
         pass
 
 
+KILL_SECONDS = 30.0
+"""How long kill_uid keeps killing: a killed process dies only once the call it is in returns (one in fsync of a
+large file, uninterruptible, can take seconds), and what is still alive then is the caller's to report."""
+
+
 def kill_uid(uid: Uids) -> None:
     """Kill every process left running as uid, or as any of uids (a fork bomb's children), sweeping until none is
-    left."""
+    left (KILL_SECONDS at most)."""
     if isinstance(uid, range):
         for one in sorted(_uids_running(uid)):
             kill_uid(one)
         return
-    for _ in range(50):
-        if not processes_of(uid):
-            return
+    deadline = time.monotonic() + KILL_SECONDS
+    while processes_of(uid) and time.monotonic() < deadline:
         subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "kill", "-KILL", "-1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
         time.sleep(0.02)
