@@ -299,7 +299,8 @@ def become(uid: int) -> bool:
 
 
 def _alive(uid: int) -> bool:
-    """Whether a process of uid is alive (a zombie is not: it runs nothing, and its parent reaps it)."""
+    """Whether a process of uid is alive (a zombie is not: it runs nothing, and its parent reaps it; but one whose
+    main thread alone has ended, with other threads running on, is)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -309,7 +310,8 @@ def _alive(uid: int) -> bool:
             try:  # the status file, not the folder's owner: a process that is not dumpable shows root as that
                 with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
                     fields = dict(line.split(":", 1) for line in handle.read().splitlines() if ":" in line)
-                if str(uid) in fields["Uid"].split()[:4:2] and fields["State"].split()[0] not in ("Z", "X"):
+                if str(uid) in fields["Uid"].split()[:4:2] and (fields["State"].split()[0] not in ("Z", "X")
+                                                                 or int(fields.get("Threads", "1")) > 1):
                     return True
             except (OSError, KeyError, IndexError, ValueError):
                 continue

@@ -144,8 +144,8 @@ def kill_uid(uid: Uids) -> None:
 
 
 def _processes() -> list[tuple[int, set[int], bool]]:
-    """Every process: (pid, its real and saved uids, alive), from /proc/PID/status. Not the folder's owner: that is
-    root for a process that is not dumpable (Part E's zygote and what it forks)."""
+    """Every process: (pid, its real and saved uids, alive: see _alive), from /proc/PID/status. Not the folder's
+    owner: that is root for a process that is not dumpable (Part E's zygote and what it forks)."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -153,11 +153,17 @@ def _processes() -> list[tuple[int, set[int], bool]]:
                 with open(f"/proc/{entry.name}/status", encoding="ascii", errors="replace") as handle:
                     fields = dict(line.split(":", 1) for line in handle.read().splitlines() if ":" in line)
                 uids = {int(value) for value in fields["Uid"].split()[:4:2]}
-                alive = fields["State"].split()[0] not in ("Z", "X")
+                alive = _alive(fields)
             except (OSError, KeyError, IndexError, ValueError):
                 continue
             found.append((int(entry.name), uids, alive))
     return found
+
+
+def _alive(fields: dict[str, str]) -> bool:
+    """Whether a process (its /proc/PID/status fields) still runs anything: not a zombie, or a zombie whose main
+    thread alone has ended (exit, not exit_group: the other threads run on, and /proc shows the process as Z)."""
+    return fields["State"].split()[0] not in ("Z", "X") or int(fields.get("Threads", "1")) > 1
 
 
 def _uids_running(uids: range) -> set[int]:
