@@ -363,10 +363,15 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
 
 
 def _working_folders() -> list[str]:
-    """This run's own folders (its working folder, HOME, TMPDIR) it may write: where it marks "folder_size"."""
+    """This run's own folders (its working folder, HOME, TMPDIR) it may write, but not one every user may (a shared
+    /tmp is "files"' to walk, and a tmpfs at that under bubblewrap and unshare): where it marks "folder_size"."""
     folders = []
     for folder in (os.getcwd(), os.environ.get("HOME", ""), os.environ.get("TMPDIR", "")):
-        if folder and folder not in folders and os.access(folder, os.W_OK | os.X_OK):
+        try:
+            shared = bool(os.stat(folder).st_mode & 0o002) if folder else True
+        except (OSError, RuntimeError):
+            continue
+        if not shared and folder not in folders and os.access(folder, os.W_OK | os.X_OK):
             folders.append(folder)
     return folders
 
