@@ -352,12 +352,16 @@ _write_a_temporary_file()
 '''
 
 
-def test_a_package_that_writes_its_scratch_is_graded_whether_or_not_it_has_tests(sandbox, tmp_path):
+@pytest.mark.parametrize("level", ["uid", "plain"])
+def test_a_package_that_writes_its_scratch_is_graded_whether_or_not_it_has_tests(sandbox, tmp_path, level):
     """The hidden suites' worker and Part E's sandbox each have a scratch of their own: Part E's (its zygote's uid)
     was the worker's too, made over to Part E's uid before the worker started, so a correct package that writes a
-    temporary file at import was ungradable ("No usable temporary directory") whenever the submission had tests"""
+    temporary file at import was ungradable ("No usable temporary directory") whenever the submission had tests
+    (at the plain level too, run as root)"""
     from grader.cli import main
 
+    settings = tmp_path / "settings.toml"
+    settings.write_text(SETTINGS.read_text() + "\n[sandbox]\nallow_plain = true\n")
     classroom = tmp_path / "class"
     for name in ("perfect", "counts_tmp_file__honest"):
         shutil.copytree(CORPUS / name, classroom / name)
@@ -365,8 +369,8 @@ def test_a_package_that_writes_its_scratch_is_graded_whether_or_not_it_has_tests
             handle.write(WRITES_ITS_SCRATCH)
     for path in [tmp_path, *tmp_path.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
-    assert main(["grade", str(classroom), "--out", str(tmp_path / "out"), "--config", str(SETTINGS),
-                 "--sandbox", "uid"]) == 0
+    assert main(["grade", str(classroom), "--out", str(tmp_path / "out"), "--config", str(settings),
+                 "--sandbox", level]) == 0
     with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert {name: (row["outcome"], float(row["score"])) for name, row in rows.items()} == {

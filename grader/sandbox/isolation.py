@@ -519,6 +519,7 @@ def make_spec(
         uid: int | None = fresh_uid(run_uids if level == "uid" and run_uids else 1)
     else:
         uid = None
+    part_e = run_uids > 0  # Part E's sandbox (its caller asks for run uids at every level): a scratch of its own
     if level != "uid" or uid is None:
         run_uids = 0
     python, home = choose_python(level, uid is not None)
@@ -532,9 +533,9 @@ def make_spec(
         if run_uids:
             limits = replace(limits, id_filter=uid_level.id_filter(uid, run_uids).hex())
     if level not in NAMESPACED:
-        # Part E's runs at the uid level share a scratch their zygote makes anew after each run: in a folder of
-        # the zygote's own ("runs"), never the worker's, which has the same parent (each sandbox's is its own)
-        scratch = str(base / "runs" / "scratch") if run_uids else str(base / "scratch")
+        # Part E's scratch is never the worker's, which has the same parent (each sandbox's is its own); at the uid
+        # level its runs share it and their zygote makes it anew after each run, in a folder of the zygote's own
+        scratch = str(base / "runs" / "scratch") if part_e else str(base / "scratch")
         Path(scratch).mkdir(mode=0o700, parents=True, exist_ok=True)
     if level == "unshare":
         mount_point = str(base / "mount")
@@ -546,11 +547,11 @@ def make_spec(
                 path.chmod(0o750 if path.is_dir() else 0o640)
         if scratch:
             os.chown(scratch, uid, uid)
+            if part_e:  # the zygote's, which replaces the scratch in it at the uid level; no run writes it
+                os.chown(Path(scratch).parent, uid, uid)
+                Path(scratch).parent.chmod(0o750)
             if run_uids:  # each run's uid has the zygote's group (uid_level.py): what a run writes is its own
                 os.chmod(scratch, 0o770)
-                runs = Path(scratch).parent  # the zygote's, which replaces the scratch in it; no run writes it
-                os.chown(runs, uid, uid)
-                runs.chmod(0o750)
         # Its parent must let the worker's uid through to root, and no further.
         base.chmod(0o711)
     return SandboxSpec(level=level, root=str(root), package=package, runtime=str(runtime), python=python,
