@@ -36,7 +36,7 @@ CHANNELS = (
     "sysv_shared_memory", "keyring", "processes", "abstract_unix_socket", "unix_socket_file", "listening_socket",
     "time_wait", "file_lock", "environment", "rlimits", "priority", "affinity", "oom_score_adj", "io_priority",
     "cgroup", "signals", "ptrace",
-    "process_vm_readv", "proc_environ", "proc_cwd", "proc_fd", "proc_mem",
+    "process_vm_readv", "proc_environ", "proc_cwd", "proc_fd", "proc_mem", "folder_size",
 )
 """Every channel, each a named check of the census (docs/sandbox.md lists what each means)."""
 
@@ -47,6 +47,10 @@ OWN_CHANNEL_FOLDERS = ("/dev/shm", "/dev/mqueue")
 """Folders with a channel of their own (POSIX shared memory and message queues), left out of "files"."""
 MARK_MSGQUEUE = 777216
 """The soft RLIMIT_MSGQUEUE a run gives the processes it can reach (the default is 819200)."""
+FOLDER_MARK_BYTES = 65536
+"""The size a run grows its own working folders to (300 entries of 200-character names, made and deleted): an ext4
+folder never shrinks, so a later run that finds one of its working folders this large knows an earlier one worked
+there (tmpfs gives the size back: nothing to find, nothing marked)."""
 WALK_LIMIT = 200000
 """Most folders one walk visits (a file system far larger than an image's is cut, and said so)."""
 
@@ -348,7 +352,50 @@ def look(config: dict, walked: tuple[list[str], list[str], bool]) -> dict[str, l
                                     f"{config['baseline']['io_priority']}")
     cgroup_walk = walk(token, ("/sys/fs/cgroup",), ())
     found["cgroup"] += cgroup_walk[1]
+    for folder in _working_folders():
+        try:
+            size = os.stat(folder).st_size
+        except (OSError, RuntimeError):
+            continue
+        if size >= FOLDER_MARK_BYTES:
+            found["folder_size"].append(f"{folder} is {size} bytes")
     return found
+
+
+def _working_folders() -> list[str]:
+    """This run's own folders (its working folder, HOME, TMPDIR) it may write, but not one every user may (a shared
+    /tmp is "files"' to walk, and a tmpfs at that under bubblewrap and unshare): where it marks "folder_size"."""
+    folders = []
+    for folder in (os.getcwd(), os.environ.get("HOME", ""), os.environ.get("TMPDIR", "")):
+        try:
+            shared = bool(os.stat(folder).st_mode & 0o002) if folder else True
+        except (OSError, RuntimeError):
+            continue
+        if not shared and folder not in folders and os.access(folder, os.W_OK | os.X_OK):
+            folders.append(folder)
+    return folders
+
+
+def _grow(folder: str, mine: str) -> bool:
+    """Grow folder to FOLDER_MARK_BYTES by making 300 long-named files in it and deleting them; whether it kept
+    that size (ext4, not tmpfs)."""
+    made = []
+    try:
+        for index in range(300):
+            path = os.path.join(folder, f"{mine}-{index:03d}-" + "s" * 160)
+            open(path, "w").close()
+            made.append(path)
+    except (OSError, RuntimeError):
+        pass
+    for path in made:
+        try:
+            os.unlink(path)
+        except (OSError, RuntimeError):
+            pass
+    try:
+        return os.stat(folder).st_size >= FOLDER_MARK_BYTES
+    except (OSError, RuntimeError):
+        return False
 
 
 def _connects(family: int, address) -> bool:
@@ -460,6 +507,7 @@ def mark(config: dict, walked: tuple[list[str], list[str], bool]) -> tuple[dict[
     except (OSError, ValueError, RuntimeError):
         pass
     marked["time_wait"] += _time_wait(token, origin)
+    marked["folder_size"] += [folder for folder in _working_folders() if _grow(folder, mine)]
     os.environ[PREFIX.replace("-", "_").upper() + "MARK"] = mine
     os.putenv(PREFIX.replace("-", "_").upper() + "MARK", mine)
     marked["environment"].append("in this run's own environment")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -246,6 +247,28 @@ def test_the_reset_deletes_a_folder_whose_mode_blocks_deletion(tmp_path, zygote)
     locked.parent.chmod(0o500)
     zygote.run_world._delete(str(tmp_path / "locked"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_reset_deletes_a_tree_deeper_than_a_path_or_pythons_recursion_can_reach(tmp_path, zygote):
+    """A run's folders nested past PATH_MAX (24 names of 250 characters) and past Python's recursion limit (2,000
+    levels): deleted all the same (by path names the reset failed with ENAMETOOLONG, a grader fault for that
+    student's whole Part E; by recursion it would raise RecursionError)"""
+    import sys
+
+    for name, depth in (("d" * 250, 24), ("n", sys.getrecursionlimit() + 1000)):
+        top = tmp_path / "left"
+        top.mkdir()
+        folder = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=folder)
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        os.close(os.open("leaf", os.O_WRONLY | os.O_CREAT, dir_fd=folder))
+        os.chmod(folder, 0o500)
+        os.close(folder)
+        zygote.run_world._delete(str(top))
+        assert list(tmp_path.iterdir()) == []
 
 
 def test_a_reset_that_cannot_remove_something_is_a_grader_fault(tmp_path, zygote, monkeypatch):

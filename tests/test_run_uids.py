@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,41 @@ def test_the_zygotes_cap_setuid_reaches_its_own_uids_alone():
     assert done.stdout.strip() == str(sorted({"root": "EPERM", "outside": "EPERM", "setuid": "EPERM",
                                                "group": "EPERM", "groups": "EPERM", "socket": "EACCES",
                                                "userns": "EPERM", "run": 0}.items()))
+
+
+LINGERS = r'''
+import ctypes, threading, time
+threading.Thread(target=lambda: time.sleep(120)).start()
+print("ready", flush=True)
+ctypes.CDLL(None).syscall(60, 0)  # exit, not exit_group: the main thread alone ends (x86_64)
+'''
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None or os.uname().machine != "x86_64",
+                    reason="needs root, setpriv and x86_64's exit")
+def test_a_process_whose_main_thread_alone_ended_is_alive_and_killed():
+    """/proc shows such a process as a zombie (State Z, Threads 2) while its other thread runs on: counted as a
+    zombie, it was never killed, and a run's test that did this in its own run outlived Part E's sandbox (its budget
+    spent, the trusted side killed only the processes it saw alive); now it is alive to both sweeps, and killed"""
+    from grader.part_e import run_world
+    from grader.sandbox.host import kill_uid, processes_of
+
+    uid = (1 << 30) - RUN_UIDS * 9  # a uid no grader here hands out
+    python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+    process = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", python, "-I", "-S",
+                                "-c", LINGERS], stdout=subprocess.PIPE, cwd="/", start_new_session=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"ready\n"
+        for _ in range(500):
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            if "\nState:\tZ" in status:
+                break
+            time.sleep(0.01)
+        assert "\nState:\tZ" in status and "\nThreads:\t2\n" in status
+        assert processes_of(uid) == [process.pid] and run_world._alive(uid)
+        kill_uid(uid)
+        assert processes_of(uid) == [] and not run_world._alive(uid)
+        process.wait(timeout=10)
+    finally:
+        process.kill()
+        process.wait()

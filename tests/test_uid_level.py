@@ -271,3 +271,109 @@ def test_part_e_runs_at_the_uid_level_each_have_a_uid_of_their_own(sandbox, tmp_
                                  runtime=make_runtime(tmp_path / "runtime"), config=config, slot=0)
     assert [(test.own_outcome, test.valid) for test in result.tests] == [("passed", True)] * 2, \
         [test.reason for test in result.tests]
+
+
+LEAVES_BEHIND_TEST = '''
+import os
+import tempfile
+
+SCRATCH = tempfile.gettempdir()
+SIZE = os.stat(SCRATCH).st_size  # before this run does anything
+
+
+def _leave_behind():
+    """A tree deeper than PATH_MAX, the scratch grown by 300 long names (an ext4 folder never shrinks), and 8
+    processes that write 15 MB and fsync it without end (a killed one dies only once its fsync returns)."""
+    here = os.getcwd()
+    os.chdir(SCRATCH)
+    for _ in range(24):
+        os.mkdir("d" * 250)
+        os.chdir("d" * 250)
+    os.chdir(here)
+    for index in range(300):
+        path = os.path.join(SCRATCH, "m" * 200 + str(index))
+        open(path, "w").close()
+        os.unlink(path)
+    block = b"x" * (1 << 20)
+    for index in range(8):
+        if os.fork() == 0:
+            try:
+                while True:
+                    fd = os.open(os.path.join(SCRATCH, f"w{index}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                    for _ in range(15):
+                        os.write(fd, block)
+                    os.fsync(fd)
+                    os.close(fd)
+            finally:
+                os._exit(0)
+
+
+_leave_behind()
+
+
+def test_no_earlier_run_grew_the_scratch():
+    assert SIZE < 65536
+'''
+
+
+def test_part_e_runs_at_the_uid_level_leave_no_trace_in_their_scratch_and_no_fault(sandbox, tmp_path):
+    """A run that leaves a folder tree deeper than PATH_MAX, grows its scratch and leaves processes that die slowly:
+    the reset deletes the tree by descriptors and waits for the processes (each made Part E's sandbox stop with a
+    grader fault for that student), and each run gets a scratch made anew, so none finds the earlier runs' folder
+    grown (it was 102,400 bytes for every run after the first)"""
+    from grader.config import load_config
+    from grader.part_e.runner import grade_student_tests, make_runtime
+    from grader.submissions import Submission, prepare
+
+    tmp_path.chmod(0o711)
+    student = tmp_path / "student"
+    shutil.copytree(CORPUS / "perfect", student)
+    (student / "test_leaves_behind.py").write_text(LEAVES_BEHIND_TEST)
+    (tmp_path / "work").mkdir(mode=0o711)
+    copy = prepare(Submission("student", student), tmp_path / "work" / "copy")
+    config = load_config(SETTINGS, {"sandbox.level": "uid"})
+    result = grade_student_tests(root=copy.root, package=copy.package, tests=copy.tests, package_files=copy.files,
+                                 runtime=make_runtime(tmp_path / "runtime"), config=config, slot=0)
+    assert result.status == "graded", result.note
+    [test] = result.tests
+    assert (test.own_outcome, test.valid) == ("passed", True), test.reason
+
+
+WRITES_ITS_SCRATCH = '''
+
+def _write_a_temporary_file():
+    import os
+    import tempfile
+
+    with open(os.path.join(tempfile.gettempdir(), "note.txt"), "w") as handle:
+        handle.write("x")
+
+
+_write_a_temporary_file()
+'''
+
+
+@pytest.mark.parametrize("level", ["uid", "plain"])
+def test_a_package_that_writes_its_scratch_is_graded_whether_or_not_it_has_tests(sandbox, tmp_path, level):
+    """The hidden suites' worker and Part E's sandbox each have a scratch of their own: Part E's (its zygote's uid)
+    was the worker's too, made over to Part E's uid before the worker started, so a correct package that writes a
+    temporary file at import was ungradable ("No usable temporary directory") whenever the submission had tests
+    (at the plain level too, run as root)"""
+    from grader.cli import main
+
+    settings = tmp_path / "settings.toml"
+    settings.write_text(SETTINGS.read_text() + "\n[sandbox]\nallow_plain = true\n")
+    classroom = tmp_path / "class"
+    for name in ("perfect", "counts_tmp_file__honest"):
+        shutil.copytree(CORPUS / name, classroom / name)
+        with open(classroom / name / "starter" / "__init__.py", "a", encoding="utf-8") as handle:
+            handle.write(WRITES_ITS_SCRATCH)
+    for path in [tmp_path, *tmp_path.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    assert main(["grade", str(classroom), "--out", str(tmp_path / "out"), "--config", str(settings),
+                 "--sandbox", level]) == 0
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert {name: (row["outcome"], float(row["score"])) for name, row in rows.items()} == {
+        "perfect": ("graded", EXPECTED["perfect"]["score"]),
+        "counts_tmp_file__honest": ("graded", EXPECTED["counts_tmp_file__honest"]["score"])}

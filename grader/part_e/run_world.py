@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import time
 from typing import Any
 
@@ -38,6 +39,7 @@ def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool,
     the run had, at the uid level, where every run has one of its own (sweep_uid)."""
     if run_uid is not None:
         sweep_uid(run_uid)
+        fresh_scratch(os.environ.get("TMPDIR", ""))
         sweep = False
     if sweep:
         for _ in range(20):
@@ -120,20 +122,51 @@ def _owned(uid: int, folder: str) -> list[str]:
 
 
 def _delete(path: str) -> None:
-    """Delete a file or a whole folder, first making every folder writable (a mode that blocks deletion is no
-    obstacle); Fault if it stays."""
+    """Delete a file or a whole folder, however deep: by descriptors, one folder open at a time, so neither a path
+    longer than the kernel takes (PATH_MAX) nor a nesting deeper than Python's recursion stops it; every folder is
+    made writable first (a mode that blocks deletion is no obstacle). Fault if something stays."""
+    path = os.path.normpath(path)
+    head, name = os.path.split(path)
     try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            for entry in os.listdir(path):
-                _delete(os.path.join(path, entry))
-            os.rmdir(path)
-        else:
-            os.unlink(path)
+        current = os.open(head or ".", FOLDER_FLAGS)
     except FileNotFoundError:
         return
     except OSError as error:
         raise Fault(f"{path} could not be deleted ({error.strerror})") from None
+    entered: list[str] = []  # the folders entered below head, outermost first
+    left: list[list[str]] = [[name]]  # for head and each folder entered: the entries still to delete in it
+    try:
+        while True:
+            if left[-1]:
+                entry = left[-1].pop()
+                try:
+                    info = os.stat(entry, dir_fd=current, follow_symlinks=False)
+                    if not stat.S_ISDIR(info.st_mode):
+                        os.unlink(entry, dir_fd=current)
+                        continue
+                    os.chmod(entry, 0o700, dir_fd=current)
+                    inner = os.open(entry, FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=current)
+                except FileNotFoundError:
+                    continue
+                os.close(current)
+                current = inner
+                entered.append(entry)
+                left.append(os.listdir(current))
+                continue
+            if not entered:
+                return
+            outer = os.open("..", FOLDER_FLAGS, dir_fd=current)
+            os.close(current)
+            current = outer
+            left.pop()
+            os.rmdir(entered.pop(), dir_fd=current)
+    except OSError as error:
+        raise Fault(f"{path} could not be deleted ({error.strerror})") from None
+    finally:
+        os.close(current)
+
+
+FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 def _remove_ipc(uid: int) -> None:
@@ -173,6 +206,11 @@ def _ipc_of(uid: int) -> bool:
     return False
 
 
+KILL_SECONDS = 30.0
+"""How long a sweep waits for the processes it killed to die (each dies once the call it is in returns) before it
+says one could not be killed, a Fault."""
+
+
 def sweep_uid(uid: int) -> None:
     """After a run that had a uid of its own (the uid level, where this zygote holds CAP_SETUID for its runs): as
     that uid, kill every process it has, then delete everything it owns in the scratch (TMPDIR) and wherever every
@@ -183,18 +221,21 @@ def sweep_uid(uid: int) -> None:
     os.setresuid(own, uid, own)  # effective only: the signals, deletions and IPC_RMID are that uid's own
     try:
         # kill(-1) reaches every process whose real or saved uid is the run's (or the zygote's: none but itself,
-        # which it skips); ESRCH once none is left, zombies included (this zygote is their subreaper and reaps them)
-        for _ in range(50):
+        # which it skips), and succeeds while any other process exists at all (no PID namespace here), so what
+        # ends the loop is /proc showing none of the run's uid alive (a zombie is reaped: this zygote is the
+        # subreaper). A killed process dies only once the call it is in returns, and one in fsync of a large file
+        # (uninterruptible) can take a second or more: the sweep waits for it (KILL_SECONDS at most).
+        deadline, pause = time.monotonic() + KILL_SECONDS, 0.001
+        while True:
             try:
                 os.kill(-1, signal.SIGKILL)
             except ProcessLookupError:
                 break
             reap()
-            try:
-                os.kill(-1, 0)
-            except ProcessLookupError:
+            if not _alive(uid) or time.monotonic() > deadline:  # kill(-1, 0) succeeds while any process exists
                 break
-            time.sleep(0.002)
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
         reap()
         for folder in folders:
             for path in _owned(uid, folder):
@@ -215,6 +256,23 @@ def sweep_uid(uid: int) -> None:
             raise Fault(f"{left[0]} could not be deleted")
     if _ipc_of(uid):
         raise Fault(f"a System V IPC object of the run's uid {uid} could not be removed")
+
+
+def fresh_scratch(folder: str) -> None:
+    """After a run with a uid of its own has been swept: replace the scratch the runs share (TMPDIR, this zygote's
+    own, in a folder of its own that no run may write) with a new, empty one at the same path, and make it the
+    working folder the next run inherits. Emptying it is not enough: a folder keeps what was done in it (its size,
+    which an ext4 folder never gives back, its times), and an earlier run's 300 files would tell every later run
+    so. What the sweep could not reach (a hard link to a file not the run's) is deleted with it."""
+    if not folder or not os.path.isdir(folder):
+        raise Fault("the runs' scratch folder is missing")
+    _delete(folder)
+    try:
+        os.mkdir(folder, 0o770)
+        os.chmod(folder, 0o770)  # whatever the umask: each run writes it through the group it shares with this zygote
+        os.chdir(folder)
+    except OSError as error:
+        raise Fault(f"the runs' scratch folder could not be made anew ({error.strerror})") from None
 
 
 def as_uid(uid: int | None, work: Any) -> None:
@@ -241,7 +299,8 @@ def become(uid: int) -> bool:
 
 
 def _alive(uid: int) -> bool:
-    """Whether a process of uid is alive (a zombie is not: it runs nothing, and its parent reaps it)."""
+    """Whether a process of uid is alive (a zombie is not: it runs nothing, and its parent reaps it; but one whose
+    main thread alone has ended, with other threads running on, is)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -251,7 +310,8 @@ def _alive(uid: int) -> bool:
             try:  # the status file, not the folder's owner: a process that is not dumpable shows root as that
                 with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
                     fields = dict(line.split(":", 1) for line in handle.read().splitlines() if ":" in line)
-                if str(uid) in fields["Uid"].split()[:4:2] and fields["State"].split()[0] not in ("Z", "X"):
+                if str(uid) in fields["Uid"].split()[:4:2] and (fields["State"].split()[0] not in ("Z", "X")
+                                                                 or int(fields.get("Threads", "1")) > 1):
                     return True
             except (OSError, KeyError, IndexError, ValueError):
                 continue

@@ -125,24 +125,28 @@ def remove_path(path: Path) -> None:
         pass
 
 
+KILL_SECONDS = 30.0
+"""How long kill_uid keeps killing: a killed process dies only once the call it is in returns (one in fsync of a
+large file, uninterruptible, can take seconds), and what is still alive then is the caller's to report."""
+
+
 def kill_uid(uid: Uids) -> None:
     """Kill every process left running as uid, or as any of uids (a fork bomb's children), sweeping until none is
-    left."""
+    left (KILL_SECONDS at most)."""
     if isinstance(uid, range):
         for one in sorted(_uids_running(uid)):
             kill_uid(one)
         return
-    for _ in range(50):
-        if not processes_of(uid):
-            return
+    deadline = time.monotonic() + KILL_SECONDS
+    while processes_of(uid) and time.monotonic() < deadline:
         subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", "kill", "-KILL", "-1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10)
         time.sleep(0.02)
 
 
 def _processes() -> list[tuple[int, set[int], bool]]:
-    """Every process: (pid, its real and saved uids, alive), from /proc/PID/status. Not the folder's owner: that is
-    root for a process that is not dumpable (Part E's zygote and what it forks)."""
+    """Every process: (pid, its real and saved uids, alive: see _alive), from /proc/PID/status. Not the folder's
+    owner: that is root for a process that is not dumpable (Part E's zygote and what it forks)."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -150,11 +154,17 @@ def _processes() -> list[tuple[int, set[int], bool]]:
                 with open(f"/proc/{entry.name}/status", encoding="ascii", errors="replace") as handle:
                     fields = dict(line.split(":", 1) for line in handle.read().splitlines() if ":" in line)
                 uids = {int(value) for value in fields["Uid"].split()[:4:2]}
-                alive = fields["State"].split()[0] not in ("Z", "X")
+                alive = _alive(fields)
             except (OSError, KeyError, IndexError, ValueError):
                 continue
             found.append((int(entry.name), uids, alive))
     return found
+
+
+def _alive(fields: dict[str, str]) -> bool:
+    """Whether a process (its /proc/PID/status fields) still runs anything: not a zombie, or a zombie whose main
+    thread alone has ended (exit, not exit_group: the other threads run on, and /proc shows the process as Z)."""
+    return fields["State"].split()[0] not in ("Z", "X") or int(fields.get("Threads", "1")) > 1
 
 
 def _uids_running(uids: range) -> set[int]:

@@ -7,6 +7,7 @@ import functools
 import os
 import resource
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import asdict, dataclass, fields, replace
@@ -356,6 +357,24 @@ def apply_limits(limits: Limits) -> None:
         resource.setrlimit(which, (value, value))
 
 
+def renew_folder(folder: Path) -> None:
+    """Replace a sandbox's scratch with a new, empty folder of the same owner and mode (a worker restarted, the hidden
+    suites' after the visible ones, starts in it): emptied, an ext4 folder would still keep its size, which never
+    shrinks, and its times, so what a worker did there (a hidden test's input, counted in files made and deleted)
+    would reach the next. A folder that is missing (Part E's zygote stopped while it made its runs' anew) is made
+    with the mode of its parent."""
+    try:
+        info = folder.stat()
+    except FileNotFoundError:
+        info = folder.parent.stat()
+    remove_path(folder)
+    if folder.exists():  # what could not be removed: the caller's check names it
+        return
+    folder.mkdir(mode=0o700)
+    os.chown(folder, info.st_uid, info.st_gid)
+    folder.chmod(stat.S_IMODE(info.st_mode))
+
+
 def clean_up_after(spec: SandboxSpec) -> None:
     """After a sandbox stopped (a worker, or Part E's however it ended): kill what its uid left running and, at the
     uid and plain levels, remove everything the uid owns wherever it could write, then check that nothing is left
@@ -369,8 +388,7 @@ def clean_up_after(spec: SandboxSpec) -> None:
         return
     uids = spec.uids
     if spec.scratch:
-        for entry in Path(spec.scratch).iterdir():
-            remove_path(entry)
+        renew_folder(Path(spec.scratch))
     for folder in WRITABLE:
         remove_files_of(uids, Path(folder))
     remove_ipc_of(uids)
@@ -501,6 +519,7 @@ def make_spec(
         uid: int | None = run_uids_of_a_sandbox() if level == "uid" and run_uids else fresh_uid()
     else:
         uid = None
+    part_e = run_uids > 0  # Part E's sandbox (its caller asks for run uids at every level): a scratch of its own
     if level != "uid" or uid is None:
         run_uids = 0
     python, home = choose_python(level, uid is not None)
@@ -514,8 +533,10 @@ def make_spec(
         if run_uids:
             limits = replace(limits, id_filter=uid_level.id_filter(uid, run_uids).hex())
     if level not in NAMESPACED:
-        scratch = str(base / "scratch")
-        Path(scratch).mkdir(mode=0o700, exist_ok=True)
+        # Part E's scratch is never the worker's, which has the same parent (each sandbox's is its own); at the uid
+        # level its runs share it and their zygote makes it anew after each run, in a folder of the zygote's own
+        scratch = str(base / "runs" / "scratch") if part_e else str(base / "scratch")
+        Path(scratch).mkdir(mode=0o700, parents=True, exist_ok=True)
     if level == "unshare":
         mount_point = str(base / "mount")
         Path(mount_point).mkdir(mode=0o700, exist_ok=True)
@@ -526,6 +547,9 @@ def make_spec(
                 path.chmod(0o750 if path.is_dir() else 0o640)
         if scratch:
             os.chown(scratch, uid, uid)
+            if part_e:  # the zygote's, which replaces the scratch in it at the uid level; no run writes it
+                os.chown(Path(scratch).parent, uid, uid)
+                Path(scratch).parent.chmod(0o750)
             if run_uids:  # each run's uid has the zygote's group (uid_level.py): what a run writes is its own
                 os.chmod(scratch, 0o770)
         # Its parent must let the worker's uid through to root, and no further.
