@@ -38,7 +38,8 @@ WARNINGS = {
 
 LANDLOCK_NOTES = {
     "uid": ((6, "; Landlock kept it to its own files, with no TCP, and its signals and abstract sockets to its own "
-                "processes, but it shared the container's System V IPC"),
+                "processes, but it shared the container's System V IPC and its counter of process ids (a run that forks "
+                "can see how many processes were started since an earlier run)"),
             (4, "; Landlock kept it to its own files, with no TCP, but this kernel's Landlock (ABI {abi}) cannot keep "
                 "its signals and abstract Unix sockets to its own processes"),
             (1, "; Landlock kept it to its own files, but this kernel's Landlock (ABI {abi}) cannot keep its signals "
