@@ -27,9 +27,15 @@ class Fault(Exception):
     """The grader's fault: a run could not be set up, or what a run left could not be removed."""
 
 
-def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool) -> None:
+def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool, confined_to: str = "") -> None:
     """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
-    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored)."""
+    /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored).
+
+    confined_to: every process of the run was kept by Landlock to writing this scratch alone, from before
+    any student code ran (a child that cannot apply it runs nothing). At the uid level, the folders every user
+    may write are then left unwalked, as nothing of the run can be in them (creating a file, a folder, a socket
+    or a FIFO anywhere else is refused; POSIX message queues are refused by the system call allowlist), and only
+    the scratch (and TMPDIR) is swept: walking the host's /tmp cost each run about 2 ms."""
     if sweep:
         for _ in range(20):
             try:
@@ -54,7 +60,8 @@ def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool)
         # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
         # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
         uid = os.getuid()
-        for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", os.environ.get("TMPDIR", "/tmp")):
+        shared = (confined_to,) if confined_to else ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
+        for folder in dict.fromkeys((*shared, os.environ.get("TMPDIR", "/tmp"))):
             for path in _owned(uid, folder):
                 _delete(path)
             left = _owned(uid, folder)
@@ -192,15 +199,49 @@ def libc_handle() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def new_namespaces() -> bool:
-    """Give the next child a user, PID, mount, IPC and network namespace of its own (its uid mapped to itself): it
-    will be PID 1 of a namespace nothing else lives in, with IPC objects, mounts and sockets (a loopback, which
-    it gets down: no TCP port left in TIME_WAIT by an earlier run, no abstract socket) no other run sees. False
-    where the kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
-    uid, gid = os.getuid(), os.getgid()
+SYS_CLONE = {"x86_64": 56, "aarch64": 220}
+"""clone(2)'s system call number on the machines Part E forks its runs' children on with their namespaces."""
+
+SIGCHLD = 17
+
+
+def fork_child() -> tuple[int, bool]:
+    """fork() for a run's child: (its pid, or 0 in the child; whether it has namespaces of its own). Where the
+    kernel and the level allow, the child is made with a user, PID, mount, IPC and network namespace of its own
+    in the fork itself (clone(2) with those flags): PID 1 of a namespace nothing else lives in, with IPC
+    objects, mounts and sockets (a loopback, which it gets down: no TCP port left in TIME_WAIT by an earlier
+    run, no abstract socket) no other run sees; it then maps its uid to itself (map_own_ids). Elsewhere a plain
+    fork (the zygote's reset then does the cleaning).
+
+    Python's own fork bookkeeping runs around the system call as os.fork() runs it (PyOS_BeforeFork, then
+    PyOS_AfterFork_Child or _Parent, with the GIL held throughout: the zygote runs one thread), so the child
+    is what os.fork() would have made. A clone of its own saves a run a second process: unshare(2) gives a new
+    PID namespace to the caller's next child only, so the namespaces used to be made by a helper forked for each
+    run, which then forked the child (two forks and two exits a run, where one does)."""
+    number = SYS_CLONE.get(os.uname().machine)
+    if number is not None:
+        import ctypes  # noqa: PLC0415
+
+        syscall = ctypes.PyDLL(None, use_errno=True).syscall  # PyDLL: the GIL stays held, as in os.fork()
+        syscall.restype = ctypes.c_long
+        api = ctypes.pythonapi
+        api.PyOS_BeforeFork()
+        pid = syscall(ctypes.c_long(number), ctypes.c_long(SIGCHLD | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS
+                                                            | CLONE_NEWIPC | CLONE_NEWNET),
+                      ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0))
+        if pid == 0:
+            api.PyOS_AfterFork_Child()
+            return 0, True
+        api.PyOS_AfterFork_Parent()
+        if pid > 0:
+            return pid, True
+    return os.fork(), False
+
+
+def map_own_ids(uid: int, gid: int) -> None:
+    """In a child forked into a user namespace of its own (fork_child): the uid and gid it had before (the zygote's)
+    mapped to themselves; Fault when they cannot be."""
     libc = libc_handle()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0:
-        return False
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
     try:
         for file, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
@@ -210,7 +251,6 @@ def new_namespaces() -> bool:
         raise Fault(f"the run's namespaces could not be set up ({error.strerror})") from None
     finally:
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    return True
 
 
 def fresh_mounts(scratch_bytes: int, namespaced: bool, inodes: int = 0) -> bool:

@@ -119,11 +119,19 @@ class Session:
                 raise Stopped("The process running your tests stopped answering.")
 
     def _left(self) -> float:
-        """Seconds of the budget left now (as charged: see budget)."""
+        """Seconds of the budget left now (as charged: see budget). The run's clock (a walk of the sandbox's
+        process tree in /proc) is read again only once the charge could have reached the budget since its last
+        reading (CallClock.until) or POLL_SECONDS after it (so a tree that idles is charged, as before); between
+        two readings the last charge stands. A run reads it at its start and end, not at each of its lines."""
         clock = self.clock
         if clock is None:
             return self.budget - self.spent
-        return min(self.budget - self.spent - clock.charged(), self.wall_limit - time.monotonic())
+        now = time.monotonic()
+        if clock.until(self.budget - self.spent) > 0 and now - clock.last < POLL_SECONDS:
+            charged = clock.cpu + clock.idle
+        else:
+            charged = clock.charged()
+        return min(self.budget - self.spent - charged, self.wall_limit - now)
 
     def _wait(self, left: float) -> float:
         """Wall seconds to wait before asking _left again: no later than the charge could first reach the budget
