@@ -381,6 +381,12 @@ def _preload() -> None:
                 importlib.import_module(f"_pytest.{name}")
             except ImportError:
                 pass
+    if coverage is not None:
+        # coverage's Collector notes where it was started from (inspect.stack()), and inspect finds the file of
+        # every module loaded (a realpath each, about 25 ms) once per process: once here, not in the own run's child
+        import inspect  # noqa: PLC0415
+
+        inspect.getmodule(sys._getframe())
     gc.collect()
     gc.freeze()
 
