@@ -220,7 +220,7 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
     read_end, write_end = os.pipe()
     ids = (os.getuid(), os.getgid())
     send(CHANNEL, {"fork": True})
-    pid, isolated = run_world.fork_child()
+    pid, reaped, isolated = run_world.fork_child()
     if pid == 0:
         os.close(read_end)
         _child({**command, "select": select_ids}, prepared, write_end, ids if isolated else None)
@@ -306,7 +306,7 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
         except (ProcessLookupError, PermissionError):
             pass
     os.close(read_end)
-    children.append(pid)
+    children.append(reaped)
     if stopped == "caught":
         return "caught"
     if running is not None and running not in results:

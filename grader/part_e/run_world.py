@@ -205,37 +205,76 @@ SYS_CLONE = {"x86_64": 56, "aarch64": 220}
 SIGCHLD = 17
 
 
-def fork_child() -> tuple[int, bool]:
-    """fork() for a run's child: (its pid, or 0 in the child; whether it has namespaces of its own). Where the
-    kernel and the level allow, the child is made with a user, PID, mount, IPC and network namespace of its own
-    in the fork itself (clone(2) with those flags): PID 1 of a namespace nothing else lives in, with IPC
-    objects, mounts and sockets (a loopback, which it gets down: no TCP port left in TIME_WAIT by an earlier
-    run, no abstract socket) no other run sees; it then maps its uid to itself (map_own_ids). Elsewhere a plain
-    fork (the zygote's reset then does the cleaning).
+NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET
+"""A run's namespaces: user, PID, mount, IPC and network."""
+
+
+def fork_child() -> tuple[int, int, bool]:
+    """fork() for a run's child: (its pid, the process to reap after it, whether it has namespaces of its own);
+    (0, 0, isolated) in the child. Where the kernel and the level allow, the child is made with a user, PID, mount,
+    IPC and network namespace of its own in the fork itself (clone(2) with those flags): PID 1 of a namespace
+    nothing else lives in, with IPC objects, mounts and sockets (a loopback, which it gets down: no TCP port left in
+    TIME_WAIT by an earlier run, no abstract socket) no other run sees; it then maps its uid to itself
+    (map_own_ids). Elsewhere a plain fork (the zygote's reset then does the cleaning).
 
     Python's own fork bookkeeping runs around the system call as os.fork() runs it (PyOS_BeforeFork, then
     PyOS_AfterFork_Child or _Parent, with the GIL held throughout: the zygote runs one thread), so the child
-    is what os.fork() would have made. A clone of its own saves a run a second process: unshare(2) gives a new
-    PID namespace to the caller's next child only, so the namespaces used to be made by a helper forked for each
-    run, which then forked the child (two forks and two exits a run, where one does)."""
+    is what os.fork() would have made. One fork a run: unshare(2) gives a new PID namespace to the caller's next
+    child only, so the namespaces used to be made by a helper forked for each run, which then forked the child
+    (two forks and two exits a run). On a machine whose clone(2) number is not known here, that helper is still
+    used (_through_helper)."""
     number = SYS_CLONE.get(os.uname().machine)
-    if number is not None:
-        import ctypes  # noqa: PLC0415
+    if number is None:
+        return _through_helper()
+    import ctypes  # noqa: PLC0415
 
-        syscall = ctypes.PyDLL(None, use_errno=True).syscall  # PyDLL: the GIL stays held, as in os.fork()
-        syscall.restype = ctypes.c_long
-        api = ctypes.pythonapi
-        api.PyOS_BeforeFork()
-        pid = syscall(ctypes.c_long(number), ctypes.c_long(SIGCHLD | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS
-                                                            | CLONE_NEWIPC | CLONE_NEWNET),
-                      ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0))
-        if pid == 0:
-            api.PyOS_AfterFork_Child()
-            return 0, True
-        api.PyOS_AfterFork_Parent()
-        if pid > 0:
-            return pid, True
-    return os.fork(), False
+    syscall = ctypes.PyDLL(None, use_errno=True).syscall  # PyDLL: the GIL stays held, as in os.fork()
+    syscall.restype = ctypes.c_long
+    api = ctypes.pythonapi
+    api.PyOS_BeforeFork()
+    pid = syscall(ctypes.c_long(number), ctypes.c_long(SIGCHLD | NAMESPACES), ctypes.c_long(0), ctypes.c_long(0),
+                  ctypes.c_long(0), ctypes.c_long(0))
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        return 0, 0, True
+    api.PyOS_AfterFork_Parent()
+    if pid > 0:
+        return pid, pid, True
+    pid = os.fork()
+    return pid, pid, False
+
+
+def _through_helper() -> tuple[int, int, bool]:
+    """fork_child's way where clone(2)'s number is not known: a helper process unshares the namespaces, forks the
+    child (PID 1 of the new PID namespace), tells the zygote its pid and waits for it; the zygote reaps the
+    helper."""
+    read_end, write_end = os.pipe()
+    helper = os.fork()
+    if helper == 0:
+        child = False
+        try:
+            os.close(read_end)
+            isolated = libc_handle().unshare(NAMESPACES) == 0
+            pid = os.fork() if isolated else 0  # no namespaces: the helper itself is the child
+            if pid == 0:
+                child = True
+                os.close(write_end)
+                return 0, 0, isolated
+            os.write(write_end, f"{pid}\n".encode())
+            os.close(write_end)
+            os.waitpid(pid, 0)
+        finally:
+            if not child:
+                os._exit(0)  # the helper never returns into the zygote's code
+    os.close(write_end)
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(read_end, 32)
+        if not chunk:
+            break
+        data += chunk
+    os.close(read_end)
+    return (int(data) if data.strip().isdigit() else helper), helper, data != b""
 
 
 def map_own_ids(uid: int, gid: int) -> None:
