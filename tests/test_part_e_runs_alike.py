@@ -443,3 +443,27 @@ def test_a_runs_child_is_pid_1_of_its_own_namespaces_by_clone_or_through_a_helpe
     assert (reaped == pid) == known_clone
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # nothing left to reap: neither the child nor a helper
+
+
+@pytest.mark.parametrize("known_clone", [True, False])
+def test_where_the_namespaces_are_refused_a_runs_child_is_a_plain_fork_of_the_zygote(zygote, monkeypatch,
+                                                                                     known_clone):
+    """Where the kernel refuses the run's namespaces (the uid level in a container), fork_child makes a plain child
+    that says so: its parent is the zygote (the same in every run) and the zygote reaps it."""
+    import os
+
+    monkeypatch.setattr(zygote.run_world, "NAMESPACES", -1)  # no flags the kernel accepts: clone and unshare fail
+    if not known_clone:
+        monkeypatch.setattr(zygote.run_world, "SYS_CLONE", {})
+    read_end, write_end = os.pipe()
+    pid, reaped, isolated = zygote.run_world.fork_child()
+    if pid == 0:
+        try:
+            os.write(write_end, f"{isolated} {os.getppid()}".encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        reported = pipe.read()
+    os.waitpid(reaped, 0)
+    assert reported == f"False {os.getpid()}" and reaped == pid and not isolated
