@@ -7,7 +7,7 @@ _seed_unseeded, _preload and _prepare), then
 forks one child per run, as the zygote does, each loading the implementation from memory (its compiled code),
 hiding it, collecting and running the submission's tests. Prints the median milliseconds of loading and of
 collecting plus running, and per child its minor page faults (copy-on-write copies of the zygote's pages) and
-its user and system CPU. The sandbox itself (namespaces, mounts, the helper process, the reset) is not here:
+its user and system CPU. The sandbox itself (namespaces, mounts, the reset) is not here:
 bench/grade_speed.py --part-e times whole runs. A script, not a test: it prints numbers.
 """
 

@@ -122,3 +122,30 @@ def test_flattened_code_behaves_as_the_source(source):
     assert plain.keys() == flat.keys()
     if "A" in flat:
         assert flat["A"]().f() == plain["A"]().f() == [0, 1, 2]
+
+
+def test_each_implementation_is_compiled_once_and_served_at_any_folder_as_flat_code_compiles_it():
+    """compiled() compiles each module once and only renames its file per folder (each submission's own at the uid
+    level): the code a child loads is flat_code's for that path, every nested code object included."""
+    import base64
+    import marshal
+    import os
+    import types
+
+    from grader.part_e.runner import compiled, implementations
+
+    def same(loaded, expected, file):
+        assert loaded == expected and loaded.co_filename == expected.co_filename == file
+        assert loaded.co_firstlineno == expected.co_firstlineno
+        nested = [(a, b) for a, b in zip(loaded.co_consts, expected.co_consts) if isinstance(a, types.CodeType)]
+        assert len(nested) == sum(isinstance(b, types.CodeType) for b in expected.co_consts)
+        for a, b in nested:
+            same(a, b, file)
+
+    for folder in ("/submission/starter", "/work/sub-00007/student-tests/mypkg"):
+        for _, key, sources in implementations()[:3]:
+            implementation = compiled(key, folder)
+            assert dict(implementation.sources) == sources
+            for name, text in sources.items():
+                file = os.path.join(folder, name)
+                same(marshal.loads(base64.b64decode(implementation.code[name])), flat_code(text, file), file)

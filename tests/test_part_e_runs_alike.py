@@ -429,3 +429,65 @@ def test_a_fault_inside_the_sandbox_reaches_the_student_as_the_graders_not_their
     finally:
         student_tests.close()
     assert str(fault.value).startswith("The grader could not run your tests") and "ask your instructor" in str(fault.value)
+
+
+@pytest.mark.parametrize("known_clone", [True, False])
+def test_a_runs_child_is_pid_1_of_its_own_namespaces_by_clone_or_through_a_helper(zygote, monkeypatch, known_clone):
+    """fork_child: one fork into the run's namespaces (clone(2)) or, where clone's number is not known, a helper
+    that unshares and forks; either way the child is PID 1 with parent pid 0 and its own uid mapped to itself, its
+    network namespace holds only a loopback, and the zygote reaps what it was told to (a helper is reaped too)."""
+    import json
+    import os
+
+    if not known_clone:
+        monkeypatch.setattr(zygote.run_world, "SYS_CLONE", {})
+    elif os.uname().machine not in zygote.run_world.SYS_CLONE:
+        pytest.skip(f"no clone(2) number known for {os.uname().machine}")  # the other case covers this machine
+    ids = (os.getuid(), os.getgid())
+    read_end, write_end = os.pipe()
+    pid, reaped, isolated = zygote.run_world.fork_child()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            if isolated:
+                zygote.run_world.map_own_ids(*ids)
+            with open("/proc/self/net/dev") as devices:  # the network namespace's own interfaces
+                names = sorted(line.split(":")[0].strip() for line in devices.read().splitlines()[2:])
+            os.write(write_end, json.dumps([isolated, os.getpid(), os.getppid(), os.getuid(), names]).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        reported = json.loads(pipe.read() or "null")
+    os.waitpid(reaped, 0)
+    assert reported is not None, "the child reported nothing"
+    if not reported[0]:
+        pytest.skip("this machine gives no namespaces to a child of this process")
+    assert reported[1:] == [1, 0, ids[0], ["lo"]]
+    assert (reaped == pid) == known_clone
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # nothing left to reap: neither the child nor a helper
+
+
+@pytest.mark.parametrize("known_clone", [True, False])
+def test_where_the_namespaces_are_refused_a_runs_child_is_a_plain_fork_of_the_zygote(zygote, monkeypatch,
+                                                                                     known_clone):
+    """Where the kernel refuses the run's namespaces (the uid level in a container), fork_child makes a plain child
+    that says so: its parent is the zygote (the same in every run) and the zygote reaps it."""
+    import os
+
+    monkeypatch.setattr(zygote.run_world, "NAMESPACES", -1)  # no flags the kernel accepts: clone and unshare fail
+    if not known_clone:
+        monkeypatch.setattr(zygote.run_world, "SYS_CLONE", {})
+    read_end, write_end = os.pipe()
+    pid, reaped, isolated = zygote.run_world.fork_child()
+    if pid == 0:
+        try:
+            os.write(write_end, f"{isolated} {os.getppid()}".encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        reported = pipe.read()
+    os.waitpid(reaped, 0)
+    assert reported == f"False {os.getpid()}" and reaped == pid and not isolated

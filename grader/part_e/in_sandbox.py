@@ -24,8 +24,8 @@ passes on one run of some implementation and fails on another, and that flip zer
 (judge.py). For a test of the code alone to give the same outcome twice, `random` is seeded the same way
 before collection and before every test, and a generator made without a seed (random.Random(), as in an
 unseeded play_game()) starts from the same seed too (_seed_unseeded). So that a test has nothing to count with,
-each child is started by a helper that gives it user, PID, mount, IPC and network namespaces of its own where
-the level allows (bwrap and unshare here): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
+each child is forked with user, PID, mount, IPC and network namespaces of its own where
+the level allows (bwrap and unshare here; run_world.fork_child): the child is PID 1 with parent pid 0 in every run, sees an empty /proc (the zygote's pid and
 CPU time would count the runs), a fresh /tmp and /dev/shm, no System V or POSIX IPC object of an earlier
 run, no socket of one (a loopback of its own, down: no port an earlier run left in TIME_WAIT), and
 cannot undo any of it (its capabilities are dropped). At every level where the kernel offers Landlock, the
@@ -125,15 +125,26 @@ and each child mounts its own /tmp); None where the kernel has no Landlock."""
 
 
 
-def _child(command: dict[str, Any], prepared: run_session.Prepared, fd: int, isolated: bool = False) -> None:
-    """Run the tests once in this (forked) process; never returns."""
+def _child(command: dict[str, Any], prepared: run_session.Prepared, fd: int,
+           ids: tuple[int, int] | None = None) -> None:
+    """Run the tests once in this (forked) process; never returns. ids: the zygote's uid and gid, when this child
+    was forked into namespaces of its own (mapped to themselves first)."""
     try:
         os.setpgid(0, 0)
-        if isolated and not run_world.fresh_mounts(int(command.get("scratch_bytes") or 0),
-                                                   bool(command.get("namespaced")),
-                                                   int(command.get("scratch_inodes") or 0)):
-            send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
+        uid = _run_uid(command)  # the uid level: the run's own uid, for good, and no capability left
+        if uid is not None and not run_world.become(uid):
+            send(fd, {"fault": "the run's own uid could not be taken"})
             return
+        if ids is not None:
+            try:
+                run_world.map_own_ids(*ids)
+            except Fault as fault:
+                send(fd, {"fault": str(fault)})
+                return
+            if not run_world.fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced")),
+                                          int(command.get("scratch_inodes") or 0)):
+                send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
+                return
         if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
             try:  # the scratch is added here: at bwrap and unshare it is the run's own /tmp, mounted just now
                 landlock.enforce(RULES, write=[command["scratch"]] if command.get("scratch") else [])
@@ -203,61 +214,21 @@ def _seconds(table: Any, key: str, default: float) -> float:
 
 
 
-def _helper(command: dict[str, Any], prepared: run_session.Prepared, fd: int, pid_fd: int) -> None:
-    """Between the zygote and one child: make the child's namespaces, start it, tell the zygote its pid (as the
-    zygote sees it), wait for it; never returns. The child's parent is this helper in every run, and at the
-    levels where namespaces work the child is PID 1, its parent pid 0, whatever run it is."""
-    try:
-        try:
-            isolated = run_world.new_namespaces()
-        except Fault as fault:
-            send(fd, {"fault": str(fault)})
-            return
-        if _run_uid(command) is not None and not run_world.become(_run_uid(command)):
-            send(fd, {"fault": "the run's own uid could not be taken"})
-            return
-        pid = os.fork()
-        if pid == 0:
-            os.close(pid_fd)
-            _child(command, prepared, fd, isolated)
-        os.close(fd)
-        os.write(pid_fd, f"{pid}\n".encode())
-        os.close(pid_fd)
-        os.waitpid(pid, 0)
-    finally:
-        os._exit(0)
-
-
-def _read_pid(fd: int) -> int:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = os.read(fd, 32)
-        if not chunk:
-            return 0
-        data += chunk
-    try:
-        return int(data)
-    except ValueError:
-        return 0
-
-
 def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_ids: list[str] | None,
-               results: dict[str, Any], found: dict[str, Any], helpers: list[int]) -> str | None:
+               results: dict[str, Any], found: dict[str, Any], children: list[int]) -> str | None:
     """Fork one child for the tests in select_ids (None: all); the test it died in, "caught" when a test of
     the run's stop set failed (the child is killed: nothing it could still do counts), or None. The child is
-    killed (or has ended) on return; its helper, appended to helpers, is left for _finish to reap."""
+    killed (or has ended) on return, appended to children and left for _finish to reap. At every level where
+    namespaces work the child is PID 1 of its own, its parent pid 0, whatever run it is (run_world.fork_child);
+    elsewhere its parent is the zygote, the same in every run."""
     read_end, write_end = os.pipe()
-    pid_read, pid_write = os.pipe()
+    ids = (os.getuid(), os.getgid())
     send(CHANNEL, {"fork": True})
-    helper = os.fork()
-    if helper == 0:
+    pid, reaped, isolated = run_world.fork_child()
+    if pid == 0:
         os.close(read_end)
-        os.close(pid_read)
-        _helper({**command, "select": select_ids}, prepared, write_end, pid_write)
+        _child({**command, "select": select_ids}, prepared, write_end, ids if isolated else None)
     os.close(write_end)
-    os.close(pid_write)
-    pid = _read_pid(pid_read)
-    os.close(pid_read)
     limits = command.get("deadlines")
     default = float(command["test_timeout"])
     started = time.monotonic()
@@ -334,12 +305,9 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
             elif "coverage" in message and isinstance(message["coverage"], dict):
                 found["coverage"] = message["coverage"]
     if stopped in ("timeout", "caught", "done") and pid > 0:
-        try:  # at the uid level, as the run's own uid: the zygote may signal no other
-            run_world.as_uid(_run_uid(command), lambda: os.killpg(pid, signal.SIGKILL))
-        except (ProcessLookupError, PermissionError):
-            pass
+        _stop(pid, _run_uid(command))
     os.close(read_end)
-    helpers.append(helper)
+    children.append(reaped)
     if stopped == "caught":
         return "caught"
     if running is not None and running not in results:
@@ -352,10 +320,10 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
 
 
 def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: run_session.Prepared,
-        helpers: list[int]) -> dict[str, Any]:
+        children: list[int]) -> dict[str, Any]:
     """One implementation: every selected test's outcome (each with its seconds), restarting after a test that
     crashed or hung, ending at the first failure of a test in the stop set. The last child is killed but not yet
-    reaped (its helper is in helpers): the caller sends the results first, then calls _finish, so the kernel
+    reaped (it is in children): the caller sends the results first, then calls _finish, so the kernel
     tears the child down while the trusted side reads them."""
     results: dict[str, Any] = {}
     found: dict[str, Any] = {}
@@ -365,25 +333,36 @@ def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: run_sessi
             test for test in (wanted if wanted is not None else found["collected"]) if test not in results]
         if left == []:
             break
-        _finish(command, snapshot, helpers)
-        died_in = _one_child(command, prepared, left, results, found, helpers)
+        _finish(command, snapshot, children)
+        died_in = _one_child(command, prepared, left, results, found, children)
         if died_in is None or died_in == "caught":
             break
     return {"results": results, **found}
 
 
-def _finish(command: dict[str, Any], snapshot: dict[str, bytes], helpers: list[int]) -> None:
-    """After a child: reap its helper (the child itself was killed or has ended), then reset the sandbox; nothing
+def _finish(command: dict[str, Any], snapshot: dict[str, bytes], children: list[int]) -> None:
+    """After a child: reap it (it was killed or has ended), then reset the sandbox; nothing
     to do when no child has run since the last reset."""
-    if not helpers:
+    if not children:
         return
-    while helpers:
+    while children:
         try:
-            os.waitpid(helpers.pop(), 0)
+            os.waitpid(children.pop(), 0)
         except ChildProcessError:
             pass
     run_world.reset(command["root"], snapshot, bool(command.get("sweep")), bool(command.get("private_tmp")),
-                    _run_uid(command))
+                    _run_uid(command), str(command.get("scratch") or "") if RULES is not None else "")
+
+
+def _stop(pid: int, run_uid: int | None) -> None:
+    """SIGKILL a run's child and its process group: as this zygote, then (at the uid level) as the run's uid, which
+    the child may have taken since (a signal sent before it did is delivered all the same)."""
+    for who in dict.fromkeys((None, run_uid)):
+        for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                run_world.as_uid(who, target)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 def _run_uid(command: dict[str, Any]) -> int | None:
@@ -420,6 +399,12 @@ def _preload() -> None:
                 importlib.import_module(f"_pytest.{name}")
             except ImportError:
                 pass
+    if coverage is not None:
+        # coverage's Collector notes where it was started from (inspect.stack()), and inspect finds the file of
+        # every module loaded (a realpath each, about 25 ms) once per process: once here, not in the own run's child
+        import inspect  # noqa: PLC0415
+
+        inspect.getmodule(sys._getframe())
     gc.collect()
     gc.freeze()
 
@@ -474,10 +459,10 @@ def main() -> None:
                 return
         if command.get("op") == "prepare":
             continue
-        helpers: list[int] = []
+        children: list[int] = []
         try:  # no local keeps a run's results: the next run's child could read them in this frame
-            send(CHANNEL, {"done": run(command, snapshot, prepared, helpers)})
-            _finish(command, snapshot, helpers)  # before the next command is read, as before every child
+            send(CHANNEL, {"done": run(command, snapshot, prepared, children)})
+            _finish(command, snapshot, children)  # before the next command is read, as before every child
         except Fault as fault:
             send(CHANNEL, {"fault": str(fault)})
             return

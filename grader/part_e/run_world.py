@@ -33,12 +33,19 @@ SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
 something outside its scratch (Landlock, where the kernel has it, already refuses every write there)."""
 
 
-def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool, run_uid: int | None = None) -> None:
+def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool, run_uid: int | None = None,
+          confined_to: str = "") -> None:
     """Leave nothing of the last run: no process, no new or changed file in the copy, nothing in /tmp or
     /dev/shm, no System V IPC object; Fault when something cannot be removed (never ignored). run_uid: the uid
-    the run had, at the uid level, where every run has one of its own (sweep_uid)."""
+    the run had, at the uid level, where every run has one of its own (sweep_uid).
+
+    confined_to: every process of the run was kept by Landlock to writing this scratch alone, from before
+    any student code ran (a child that cannot apply it runs nothing). At the uid level, the folders every user
+    may write are then left unwalked, as nothing of the run can be in them (creating a file, a folder, a socket
+    or a FIFO anywhere else is refused; POSIX message queues are refused by the system call allowlist), and only
+    the scratch (and TMPDIR) is swept: walking the host's /tmp cost each run about 2 ms."""
     if run_uid is not None:
-        sweep_uid(run_uid)
+        sweep_uid(run_uid, confined_to)
         fresh_scratch(os.environ.get("TMPDIR", ""))
         sweep = False
     if sweep:
@@ -65,7 +72,7 @@ def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool,
         # A /tmp shared with the host (the uid and plain levels): what this uid made there, in the other folders
         # every user may write, and in its own scratch (TMPDIR), so no run tells the next anything.
         uid = os.getuid()
-        for folder in (*SHARED_FOLDERS, os.environ.get("TMPDIR", "/tmp")):
+        for folder in _swept(confined_to):
             for path in _owned(uid, folder):
                 _delete(path)
             left = _owned(uid, folder)
@@ -211,13 +218,20 @@ KILL_SECONDS = 30.0
 says one could not be killed, a Fault."""
 
 
-def sweep_uid(uid: int) -> None:
+def _swept(confined_to: str) -> tuple[str, ...]:
+    """The folders a reset sweeps of a run's uid: its scratch (and TMPDIR) alone when Landlock confined the run to
+    it, else also every folder every user may write."""
+    return tuple(dict.fromkeys(((confined_to,) if confined_to else SHARED_FOLDERS) +
+                               (os.environ.get("TMPDIR", "/tmp"),)))
+
+
+def sweep_uid(uid: int, confined_to: str = "") -> None:
     """After a run that had a uid of its own (the uid level, where this zygote holds CAP_SETUID for its runs): as
     that uid, kill every process it has, then delete everything it owns in the scratch (TMPDIR) and wherever every
     user may write, and its IPC objects; then, as the zygote again, check that nothing of it is left (Fault
     naming the first thing). No process of that uid is alive while its files are deleted: nothing can race it."""
     own = os.getuid()
-    folders = (*SHARED_FOLDERS, os.environ.get("TMPDIR", "/tmp"))
+    folders = _swept(confined_to)
     os.setresuid(own, uid, own)  # effective only: the signals, deletions and IPC_RMID are that uid's own
     try:
         # kill(-1) reaches every process whose real or saved uid is the run's (or the zygote's: none but itself,
@@ -289,8 +303,8 @@ def as_uid(uid: int | None, work: Any) -> None:
 
 
 def become(uid: int) -> bool:
-    """In a run's helper at the uid level: be uid for good, with no capability left (the zygote's CAP_SETUID is
-    not the run's); False when that cannot be done."""
+    """In a run's child at the uid level, first: be uid for good, with no capability left (the zygote's CAP_SETUID
+    is not the run's); False when that cannot be done."""
     try:
         os.setresuid(uid, uid, uid)
     except OSError:
@@ -358,15 +372,88 @@ def libc_handle() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def new_namespaces() -> bool:
-    """Give the next child a user, PID, mount, IPC and network namespace of its own (its uid mapped to itself): it
-    will be PID 1 of a namespace nothing else lives in, with IPC objects, mounts and sockets (a loopback, which
-    it gets down: no TCP port left in TIME_WAIT by an earlier run, no abstract socket) no other run sees. False
-    where the kernel or the sandbox level does not allow it (the zygote's reset then does the cleaning)."""
-    uid, gid = os.getuid(), os.getgid()
+SYS_CLONE = {"x86_64": 56, "aarch64": 220}
+"""clone(2)'s system call number on the machines Part E forks its runs' children on with their namespaces."""
+
+SIGCHLD = 17
+
+
+NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET
+"""A run's namespaces: user, PID, mount, IPC and network."""
+
+
+def fork_child() -> tuple[int, int, bool]:
+    """fork() for a run's child: (its pid, the process to reap after it, whether it has namespaces of its own);
+    (0, 0, isolated) in the child. Where the kernel and the level allow, the child is made with a user, PID, mount,
+    IPC and network namespace of its own in the fork itself (clone(2) with those flags): PID 1 of a namespace
+    nothing else lives in, with IPC objects, mounts and sockets (a loopback, which it gets down: no TCP port left in
+    TIME_WAIT by an earlier run, no abstract socket) no other run sees; it then maps its uid to itself
+    (map_own_ids). Elsewhere a plain fork (the zygote's reset then does the cleaning).
+
+    Python's own fork bookkeeping runs around the system call as os.fork() runs it (PyOS_BeforeFork, then
+    PyOS_AfterFork_Child or _Parent, with the GIL held throughout: the zygote runs one thread), so the child
+    is what os.fork() would have made. One fork a run: unshare(2) gives a new PID namespace to the caller's next
+    child only, so the namespaces used to be made by a helper forked for each run, which then forked the child
+    (two forks and two exits a run). On a machine whose clone(2) number is not known here, that helper is still
+    used (_through_helper)."""
+    number = SYS_CLONE.get(os.uname().machine)
+    if number is None:
+        return _through_helper()
+    import ctypes  # noqa: PLC0415
+
+    syscall = ctypes.PyDLL(None, use_errno=True).syscall  # PyDLL: the GIL stays held, as in os.fork()
+    syscall.restype = ctypes.c_long
+    api = ctypes.pythonapi
+    api.PyOS_BeforeFork()
+    pid = syscall(ctypes.c_long(number), ctypes.c_long(SIGCHLD | NAMESPACES), ctypes.c_long(0), ctypes.c_long(0),
+                  ctypes.c_long(0), ctypes.c_long(0))
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        return 0, 0, True
+    api.PyOS_AfterFork_Parent()
+    if pid > 0:
+        return pid, pid, True
+    pid = os.fork()
+    return pid, pid, False
+
+
+def _through_helper() -> tuple[int, int, bool]:
+    """fork_child's way where clone(2)'s number is not known: a helper process unshares the namespaces, forks the
+    child (PID 1 of the new PID namespace), tells the zygote its pid and waits for it; the zygote reaps the
+    helper."""
+    read_end, write_end = os.pipe()
+    helper = os.fork()
+    if helper == 0:
+        child = False
+        try:
+            os.close(read_end)
+            isolated = libc_handle().unshare(NAMESPACES) == 0
+            pid = os.fork() if isolated else 0  # no namespaces: the helper itself is the child
+            if pid == 0:
+                child = True
+                os.close(write_end)
+                return 0, 0, isolated
+            os.write(write_end, f"{pid}\n".encode())
+            os.close(write_end)
+            os.waitpid(pid, 0)
+        finally:
+            if not child:
+                os._exit(0)  # the helper never returns into the zygote's code
+    os.close(write_end)
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(read_end, 32)
+        if not chunk:
+            break
+        data += chunk
+    os.close(read_end)
+    return (int(data) if data.strip().isdigit() else helper), helper, data != b""
+
+
+def map_own_ids(uid: int, gid: int) -> None:
+    """In a child forked into a user namespace of its own (fork_child): the uid and gid it had before (the zygote's)
+    mapped to themselves; Fault when they cannot be."""
     libc = libc_handle()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0:
-        return False
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the zygote is not dumpable, which puts its uid_map out of reach
     try:
         for file, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
@@ -376,7 +463,6 @@ def new_namespaces() -> bool:
         raise Fault(f"the run's namespaces could not be set up ({error.strerror})") from None
     finally:
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    return True
 
 
 def fresh_mounts(scratch_bytes: int, namespaced: bool, inodes: int = 0) -> bool:

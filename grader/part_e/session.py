@@ -61,6 +61,9 @@ class Session:
         """Seconds charged to the runs that have ended."""
         self.clock: CallClock | None = None
         """The clock of the run under way."""
+        self.charge = 0.0
+        self.read_at = 0.0
+        """What the run under way was charged when its clock was last read, and when (see _left)."""
         self.wall_limit = 0.0
         """When the run under way ends on the wall clock whatever it was charged (the hidden calls' backstop)."""
         self.wall_end: float | None = None
@@ -106,7 +109,7 @@ class Session:
         self._write(command.line())
         assert self.process is not None
         self.clock = CallClock(self.process.pid)
-        self.clock.charged()
+        self.charge, self.read_at = self.clock.charged(), time.monotonic()
         if self.wall_end is None:  # Part E's first run: the backstop of the whole budget starts now
             self.wall_end = time.monotonic() + self.budget * WALL_FACTOR + WALL_SLACK
         self.wall_limit = min(time.monotonic() + (self.budget - self.spent) * WALL_FACTOR + WALL_SLACK, self.wall_end)
@@ -144,11 +147,17 @@ class Session:
                 raise Stopped("The process running your tests stopped answering.")
 
     def _left(self) -> float:
-        """Seconds of the budget left now (as charged: see budget)."""
+        """Seconds of the budget left now (as charged: see budget). The run's clock (a walk of the sandbox's
+        process tree in /proc) is read again only once the charge could have reached the budget since its last
+        reading (CallClock.until) or POLL_SECONDS after it (so a tree that idles is charged, as before); between
+        two readings the last charge stands. A run reads it at its start and end, not at each of its lines."""
         clock = self.clock
         if clock is None:
             return self.budget - self.spent
-        return min(self.budget - self.spent - clock.charged(), self.wall_limit - time.monotonic())
+        now = time.monotonic()
+        if now - self.read_at >= POLL_SECONDS or clock.until(self.budget - self.spent) <= 0:
+            self.charge, self.read_at = clock.charged(), now
+        return min(self.budget - self.spent - self.charge, self.wall_limit - now)
 
     def _wait(self, left: float) -> float:
         """Wall seconds to wait before asking _left again: no later than the charge could first reach the budget
