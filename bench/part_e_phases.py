@@ -24,12 +24,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/corpus.py writes the corpus
 
 from grader.config import load_config  # noqa: E402
 from grader.part_e import runner, session as session_module  # noqa: E402
 from grader.sandbox.process_clock import tree_usage  # noqa: E402
 from grader.submissions import Submission, prepare  # noqa: E402
+from corpus import corpus as written_corpus  # noqa: E402
 
 SUITES = {"thorough": "tests_thorough", "weak": "tests_weak"}
 
@@ -38,7 +39,7 @@ def one_round(scratch: Path, index: int, suite: str, level: str, runtime: Path) 
     """Part E of one fresh copy of the suite's submission: its figures."""
     into = scratch / f"sub{index}"
     into.mkdir(mode=0o711)
-    copy = prepare(Submission(SUITES[suite], ROOT / "tests" / "submissions" / SUITES[suite]), into / "copy")
+    copy = prepare(Submission(SUITES[suite], written_corpus() / SUITES[suite]), into / "copy")
     config = load_config(overrides={"sandbox.level": level})
     in_runs = [0.0, 0]
     original = session_module.Session.run
