@@ -182,45 +182,47 @@ _HELD_LOCKS: list[int] = []
 """File descriptors holding this process's uid block (released when the process ends, however it ends)."""
 
 _fresh_lock = threading.Lock()
-_fresh_used: list[int] = []
-"""How many fresh uids this process has handed out (one item: the count)."""
+_handed_out: dict[int, int] = {}
+"""How many uids of each region (by its first uid) this process has handed out."""
 
-_runs_used: list[int] = []
-"""How many Part E run uids this process has handed out (one item: the count)."""
+
+def _region(base: int, size: int, index: int) -> range:
+    """The size uids from base that go with uid block index."""
+    return range(base + index * size, base + (index + 1) * size)
+
+
+def _block_index() -> int:
+    return (uid_block() - UID_BASE) // UID_BLOCK
+
+
+def _take(region: range, count: int, what: str) -> int:
+    """The first of the next count uids of region that this process has not handed out yet."""
+    with _fresh_lock:
+        used = _handed_out.get(region.start, 0)
+        if used + count > len(region):
+            raise SandboxError(f"this grading run has used all {len(region)} of its {what}")
+        _handed_out[region.start] = used + count
+    return region[used]
 
 
 def fresh_uids() -> range:
     """The uids that go with this process's uid block, one per sandbox it starts (fresh_uid)."""
-    index = (uid_block() - UID_BASE) // UID_BLOCK
-    return range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
+    return _region(FRESH_BASE, FRESH_BLOCK, _block_index())
 
 
 def fresh_uid() -> int:
     """A uid no sandbox started by this process has run as: the next of fresh_uids()."""
-    uids = fresh_uids()
-    with _fresh_lock:
-        used = _fresh_used[0] if _fresh_used else 0
-        if used >= len(uids):
-            raise SandboxError(f"this grading run has used all {len(uids)} of its sandbox uids")
-        _fresh_used[:] = [used + 1]
-    return uids[used]
+    return _take(fresh_uids(), 1, "sandbox uids")
 
 
 def run_uids() -> range:
     """The uids that go with this process's uid block for Part E's sandboxes at the uid level, RUN_UIDS each."""
-    index = (uid_block() - UID_BASE) // UID_BLOCK
-    return range(RUN_BASE + index * RUN_BLOCK, RUN_BASE + (index + 1) * RUN_BLOCK)
+    return _region(RUN_BASE, RUN_BLOCK, _block_index())
 
 
 def run_uids_of_a_sandbox() -> int:
     """The first of RUN_UIDS uids in a row that no sandbox started by this process has run as."""
-    uids = run_uids()
-    with _fresh_lock:
-        used = _runs_used[0] if _runs_used else 0
-        if used + RUN_UIDS > len(uids):
-            raise SandboxError(f"this grading run has used all {len(uids)} of its Part E run uids")
-        _runs_used[:] = [used + RUN_UIDS]
-    return uids[used]
+    return _take(run_uids(), RUN_UIDS, "Part E run uids")
 
 
 @functools.lru_cache(maxsize=1)
@@ -245,9 +247,8 @@ def uid_block() -> int:
             continue
         _HELD_LOCKS.append(handle)
         first = UID_BASE + index * UID_BLOCK
-        fresh = range(FRESH_BASE + index * FRESH_BLOCK, FRESH_BASE + (index + 1) * FRESH_BLOCK)
-        runs = range(RUN_BASE + index * RUN_BLOCK, RUN_BASE + (index + 1) * RUN_BLOCK)
-        for uids in (range(first, first + UID_BLOCK), fresh, runs):
+        for uids in (range(first, first + UID_BLOCK), _region(FRESH_BASE, FRESH_BLOCK, index),
+                     _region(RUN_BASE, RUN_BLOCK, index)):
             for uid in _uids_running(uids):
                 kill_uid(uid)
         return first
