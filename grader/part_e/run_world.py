@@ -176,12 +176,14 @@ def _delete(path: str) -> None:
 FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 
-def _remove_ipc(uid: int) -> None:
-    """Remove every System V shared memory segment, semaphore set and message queue uid owns (at the levels
-    where a run has no IPC namespace of its own); Fault if one stays."""
-    libc = None
-    for kind, id_column, uid_column, call in (("shm", 1, 7, "shmctl"), ("sem", 1, 4, "semctl"),
-                                               ("msg", 1, 7, "msgctl")):
+IPC_KINDS = (("shm", 7, "shmctl"), ("sem", 4, "semctl"), ("msg", 7, "msgctl"))
+"""System V IPC: /proc/sysvipc's file, the column of the owner's uid, and the call that removes an object."""
+
+
+def _ipc_objects(uid: int) -> list[tuple[str, int, str]]:
+    """The System V IPC objects uid owns: (kind, id, the call that removes it), from /proc/sysvipc."""
+    found = []
+    for kind, uid_column, call in IPC_KINDS:
         try:
             with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
                 rows = [line.split() for line in handle.read().splitlines()[1:]]
@@ -189,28 +191,22 @@ def _remove_ipc(uid: int) -> None:
             continue
         for row in rows:
             try:
-                ipc_id, owner = int(row[id_column]), int(row[uid_column])
+                if int(row[uid_column]) == uid:
+                    found.append((kind, int(row[1]), call))
             except (IndexError, ValueError):
                 continue
-            if owner != uid:
-                continue
-            libc = libc or libc_handle()
-            removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
-            if removed != 0:  # IPC_RMID is 0
-                raise Fault(f"a System V {kind} object could not be removed")
+    return found
 
 
-def _ipc_of(uid: int) -> bool:
-    """Whether uid owns a System V IPC object."""
-    for kind, uid_column in (("shm", 7), ("sem", 4), ("msg", 7)):
-        try:
-            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as handle:
-                rows = [line.split() for line in handle.read().splitlines()[1:]]
-        except OSError:
-            continue
-        if any(len(row) > uid_column and row[uid_column] == str(uid) for row in rows):
-            return True
-    return False
+def _remove_ipc(uid: int) -> None:
+    """Remove every System V shared memory segment, semaphore set and message queue uid owns (at the levels
+    where a run has no IPC namespace of its own); Fault if one stays."""
+    libc = None
+    for kind, ipc_id, call in _ipc_objects(uid):
+        libc = libc or libc_handle()
+        removed = libc.semctl(ipc_id, 0, 0, None) if call == "semctl" else getattr(libc, call)(ipc_id, 0, None)
+        if removed != 0:  # IPC_RMID is 0
+            raise Fault(f"a System V {kind} object could not be removed")
 
 
 KILL_SECONDS = 30.0
@@ -230,10 +226,9 @@ def sweep_uid(uid: int, confined_to: str = "") -> None:
     that uid, kill every process it has, then delete everything it owns in the scratch (TMPDIR) and wherever every
     user may write, and its IPC objects; then, as the zygote again, check that nothing of it is left (Fault
     naming the first thing). No process of that uid is alive while its files are deleted: nothing can race it."""
-    own = os.getuid()
     folders = _swept(confined_to)
-    os.setresuid(own, uid, own)  # effective only: the signals, deletions and IPC_RMID are that uid's own
-    try:
+
+    def kill_and_delete() -> None:  # as the run's uid (effective only): the signals, deletions and IPC_RMID its own
         # kill(-1) reaches every process whose real or saved uid is the run's (or the zygote's: none but itself,
         # which it skips), and succeeds while any other process exists at all (no PID namespace here), so what
         # ends the loop is /proc showing none of the run's uid alive (a zombie is reaped: this zygote is the
@@ -246,7 +241,7 @@ def sweep_uid(uid: int, confined_to: str = "") -> None:
             except ProcessLookupError:
                 break
             reap()
-            if not _alive(uid) or time.monotonic() > deadline:  # kill(-1, 0) succeeds while any process exists
+            if not _alive(uid) or time.monotonic() > deadline:
                 break
             time.sleep(pause)
             pause = min(pause * 2, 0.05)
@@ -255,20 +250,15 @@ def sweep_uid(uid: int, confined_to: str = "") -> None:
             for path in _owned(uid, folder):
                 _delete(path)
         _remove_ipc(uid)
-        try:
-            os.kill(-1, 0)
-            left = True
-        except ProcessLookupError:
-            left = False
-    finally:
-        os.setresuid(own, own, own)
-    if left and _alive(uid):
+
+    as_uid(uid, kill_and_delete)
+    if _alive(uid):
         raise Fault(f"a process of the run's uid {uid} could not be killed")
     for folder in folders:
         left = _owned(uid, folder)
         if left:
             raise Fault(f"{left[0]} could not be deleted")
-    if _ipc_of(uid):
+    if _ipc_objects(uid):
         raise Fault(f"a System V IPC object of the run's uid {uid} could not be removed")
 
 
