@@ -1,6 +1,7 @@
 """Where one submission's Part E time goes, end to end: wall and CPU (the trusted side's, the sandbox tree's), runs.
 
-    python bench/part_e_phases.py [--level bwrap|unshare|uid] [--suite thorough|weak] [--rounds 10] [--json]
+    python bench/part_e_phases.py [--level bwrap|unshare|uid] [--suite thorough|weak] [--rounds 10] [--walls off]
+                                  [--json]
 
 Grades Part E alone (no hidden suites), round after round, on a fresh copy of tests_thorough or tests_weak: the
 sandbox is started and left to boot and set pytest's session up (as it does while the hidden suites run), then
@@ -8,7 +9,8 @@ StudentTests.grade() is timed as grader/grading/runner.py times it. Per round: t
 CPU seconds the trusted process used during it, the CPU seconds of the sandbox's whole process tree during it
 (every run's child included, once reaped), the number of runs and the trusted side's seconds outside
 Session.run (ordering, checking, judging). CPU figures hold on a busy machine, where wall ones do not: compare
-two versions in interleaved rounds. A script, not a test: it prints numbers (medians; --json: one line).
+two versions in interleaved rounds. --walls off takes issue 25's walls down as bench/grade_speed.py --walls off
+does (no allowlist, no Landlock, no network namespace a run), to measure what they cost a run. A script, not a test: it prints numbers (medians; --json: one line).
 """
 
 from __future__ import annotations
@@ -85,17 +87,24 @@ def main() -> None:
     parser.add_argument("--level", default="bwrap", choices=("bwrap", "unshare", "uid"))
     parser.add_argument("--suite", default="thorough", choices=sorted(SUITES))
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--walls", choices=("on", "off"), default="on",
+                        help="off: no allowlist, Landlock or per-run network namespace, to measure their cost")
     parser.add_argument("--json", action="store_true", help="one JSON line of medians")
     args = parser.parse_args()
+    if args.walls == "off":
+        sys.path.insert(0, str(ROOT / "bench"))
+        from grade_speed import take_walls_down  # noqa: PLC0415
+
+        take_walls_down()
     with tempfile.TemporaryDirectory(prefix="war-grader-phases-") as scratch:
         Path(scratch).chmod(0o711)
         runtime = runner.make_runtime(Path(scratch) / "runtime")
         rounds = [one_round(Path(scratch), index, args.suite, args.level, runtime) for index in range(args.rounds)]
     medians = {key: statistics.median(r[key] for r in rounds) for key in rounds[0]}
     if args.json:
-        print(json.dumps({"level": args.level, "suite": args.suite, **{k: round(v, 4) for k, v in medians.items()}}))
+        print(json.dumps({"level": args.level, "suite": args.suite, "walls": args.walls, **{k: round(v, 4) for k, v in medians.items()}}))
         return
-    print(f"Part E of {SUITES[args.suite]} at {args.level}, {args.rounds} rounds (medians): "
+    print(f"Part E of {SUITES[args.suite]} at {args.level}, walls {args.walls}, {args.rounds} rounds (medians): "
           f"wall {medians['wall']:.3f} s, trusted CPU {medians['trusted_cpu']:.3f} s, sandbox tree CPU "
           f"{medians['tree_cpu']:.3f} s, {medians['runs']:.0f} runs, outside runs {medians['outside_runs']:.3f} s, "
           f"score {medians['score']:g}")

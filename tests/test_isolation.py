@@ -217,7 +217,8 @@ def test_student_code_cannot_reach_the_workers_objects_through_main(tmp_path, ru
     try:
         assert run(client, "import __main__\nresult = sorted(vars(__main__))") == {"list": ["__name__"]} or \
             run(client, "import __main__\nresult = hasattr(__main__, 'Session')") is False
-        own = ("worker", "operations", "trusted_units", "line_recorder", "plain_values", "seccomp_bpf", "landlock")
+        own = ("worker", "operations", "trusted_units", "trusted_cards", "line_recorder", "plain_values", "seccomp_bpf",
+               "landlock")
         assert run(client, f"import sys\nresult = sorted(set(sys.modules) & set({own!r}))") == {"list": []}
         patch = ("import gc\nfor o in gc.get_objects():\n"
                  "    if isinstance(o, type) and o.__name__ == 'Session' and hasattr(o, 'op_play_round'):\n"
@@ -268,7 +269,8 @@ can reach while a repaired call runs."""
 LOOK_FOR_STAND_INS = (
     "import gc, os, sys\n"
     "try:\n    import trusted_units\n    found = ['imported']\nexcept ImportError:\n    found = []\n"
-    "found += [p for p in sys.path if os.path.exists(os.path.join(p, 'trusted_units.py'))]\n"
+    "found += [p for p in sys.path for name in ('trusted_units.py', 'trusted_cards.py')\n"
+    "          if os.path.exists(os.path.join(p, name))]\n"
     "found += [o.__name__ for o in gc.get_objects() if isinstance(o, type) and o.__module__ == 'trusted_units']\n"
     "found += [str(v) for v in getattr(sys.modules[__name__.rpartition('.')[0] or 'probe'], 'kept', [])]\n"
     "result = found")

@@ -96,7 +96,7 @@ def test_docstrings_annotations_and_tracebacks_are_the_students_own(client):
 
 
 @pytest.mark.parametrize("path", ["reference/game.py", "reference/structures.py", "grader/sandbox/worker.py",
-                                  "grader/sandbox/trusted_units.py",
+                                  "grader/sandbox/trusted_units.py", "grader/sandbox/trusted_cards.py",
                                   "grader/report/page.py", "tests/test_line_recorder.py"])
 def test_every_statement_the_report_counts_gets_a_mark_and_nothing_else_does(path):
     """The worker marks exactly the statements the trusted side counts (on files with docstrings, decorators,

@@ -52,9 +52,14 @@ class Deadlines(Protocol):
 
 @functools.cache
 def stand_ins_source() -> bytes:
-    """trusted_units.py's source: it goes with each repaired call to the worker's repair server (repair_server.py),
-    never into the runtime nor to the worker that runs student code."""
-    return Path(__file__).with_name("trusted_units.py").read_bytes()
+    """The stand-ins' sources, trusted_cards.py's then trusted_units.py's, joined by a NUL byte (which no Python
+    source holds): they go with each repaired call to the worker's repair server (repair_server.py), never into the
+    runtime nor to the worker that runs student code."""
+    return b"\0".join(Path(__file__).with_name(name).read_bytes() for name in STAND_INS)
+
+
+STAND_INS = ("trusted_cards.py", "trusted_units.py")
+"""The stand-ins' modules, in the order the repair server runs them in one namespace."""
 
 
 def _write_all(fd: int, data: bytes) -> None:
