@@ -41,8 +41,11 @@ def war_grader(*args: str, tmpdir: Path | None = None) -> subprocess.CompletedPr
 
 
 def start_war_grader(*args: str, tmpdir: Path) -> subprocess.Popen[str]:
+    """war-grader as a terminal starts it: with Ctrl-C's default action, even where this process ignores SIGINT (a
+    pytest-xdist worker does, and a program started with SIGINT ignored keeps ignoring it, as Python does)."""
     return subprocess.Popen([sys.executable, "-m", "grader", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "CI": "true", "TMPDIR": str(tmpdir)})
+                            text=True, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "CI": "true", "TMPDIR": str(tmpdir)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def perfect(folder: Path, *, bare: bool = False) -> Path:
