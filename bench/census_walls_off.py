@@ -6,7 +6,7 @@
 Takes down the system call allowlist, Landlock and the per-run network namespaces as bench/grade_speed.py
 --walls off does (in the runtimes this process builds, never in grader/), runs tests/channel_census.py's census at
 the level given, prints its findings (channel: what a later run or student found) and removes every mark it left.
-With the walls up, tests/test_channel_census.py expects every channel empty. Run as root, on a machine of your own:
+With the walls up, tests/sandbox/test_channel_census.py expects every channel empty. Run as root, on a machine of your own:
 the census leaves marks wherever the walls no longer stop it. A script, not a test.
 """
 

@@ -12,7 +12,7 @@ rule in force (judge.py: one invalid test and nothing counts; a valid suite earn
 is a polynomial in r. The script evaluates it on a grid of r in [0, 1] and bounds it between grid points by the
 polynomial's derivative (from its Bernstein coefficients), so the maximum it prints is a proof, not a sample.
 Then the strategies the issue names, and what honest suites of a few shapes earn. A script, not a test: it
-prints numbers (tests/test_part_e_luck.py checks the bound).
+prints numbers (tests/part_e/test_part_e_luck.py checks the bound).
 """
 
 from __future__ import annotations

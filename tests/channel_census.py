@@ -1,5 +1,5 @@
 """The channel census at one sandbox level: two students' worker runs and Part E runs, each looking for what the
-runs before it left (a helper module and a script, not a test module; tests/test_channel_census.py runs it).
+runs before it left (a helper module and a script, not a test module; tests/sandbox/test_channel_census.py runs it).
 
     python tests/channel_census.py LEVEL TOKEN      # prints {channel: [one sentence per finding]} as JSON
 
@@ -338,7 +338,7 @@ def all_origins() -> list[str]:
 def main(argv: list[str]) -> None:
     """python tests/channel_census.py LEVEL TOKEN: the census's findings at LEVEL, one JSON line. Under the
     container profile (no CAP_SYS_ADMIN) root cannot remove other uids' IPC objects: run remove_marks(TOKEN)
-    afterwards outside it, as tests/test_channel_census.py does."""
+    afterwards outside it, as tests/sandbox/test_channel_census.py does."""
     level, token = argv
     print(json.dumps(run_census(level, token)))
 

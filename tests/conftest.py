@@ -29,6 +29,14 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+TEST_FOLDERS = sorted(str(folder) for folder in Path(__file__).resolve().parent.iterdir()
+                      if folder.is_dir() and any(folder.glob("test_*.py")) and not (folder / "__init__.py").exists())
+"""The folders of tests laid out like the packages (tests/sandbox for grader/sandbox, tests/reference for
+reference/, ...): on sys.path beside tests/ itself, as pytest puts a test file's folder there when it imports it,
+so a test module imports a helper of another by name (`from test_export_gradescope import unpack`) whichever
+was collected first."""
+sys.path[1:1] = [folder for folder in TEST_FOLDERS if folder not in sys.path]  # after tests/, which pytest put first
+
 CONTRACT_DIR = Path(__file__).resolve().parent / "contract"
 """The public contract tests; only they use the `impl` fixture and get the short time limit."""
 
@@ -254,7 +262,7 @@ TEST_SETTINGS = Path(__file__).resolve().parent / "data" / "grading-test.toml"
 @pytest.fixture(scope="session")
 def graded_corpus(sandbox: str, forget_shared_attack_key: None) -> Iterator[Path]:
     """The whole corpus graded once a session, two at a time, under the test limits: the out folder (each
-    submission's results.json and report.html, grades.csv). tests/test_corpus.py and tests/test_part_e_integrity.py
+    submission's results.json and report.html, grades.csv). tests/test_corpus.py and tests/part_e/test_part_e_integrity.py
     read it; neither writes into it. With WAR_GRADER_UPDATE_PINS=1 it first rewrites corpus.json's pins from this
     grading (tests/corpus.py's update_pins), so the tests compare against the new ones."""
     from corpus import PINNED, UPDATE_PINS, corpus, update_pins  # noqa: PLC0415 - tests/ is on sys.path by now

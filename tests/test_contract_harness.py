@@ -413,7 +413,8 @@ def test_the_handout_is_beside_the_starter_with_a_forced_war_example():
 
 @pytest.mark.parametrize(
     "path",
-    sorted(CONTRACT.glob("test_*.py")) + [ROOT / "tests" / "test_contract_harness.py", ROOT / "tests" / "test_game_properties.py"],
+    sorted(CONTRACT.glob("test_*.py")) + [ROOT / "tests" / "test_contract_harness.py",
+                                          ROOT / "tests" / "reference" / "test_game_properties.py"],
     ids=lambda path: path.name,
 )
 def test_every_test_has_a_one_line_docstring(path):

@@ -24,7 +24,7 @@ MARKER = "WAR_CHEAT_" + "MARKER"  # spelled in two parts so this file does not c
 @pytest.fixture
 def graded(graded_corpus: Path) -> Path:
     """The whole corpus graded once a session (tests/conftest.py's graded_corpus, shared with
-    tests/test_part_e_integrity.py), two at a time, under the tighter test limits."""
+    tests/part_e/test_part_e_integrity.py), two at a time, under the tighter test limits."""
     return graded_corpus
 
 

@@ -152,8 +152,9 @@ def test_no_test_or_bench_script_reads_a_submission_under_tests_submissions():
     """Submissions are read from corpus(), never from tests/submissions/<name>, which holds only descriptions"""
     below = re.compile(r'"tests" / "submissions"(?! / "corpus\.json")'
                        r"|tests/submissions/(?!corpus\.json|README\.md|edits/|written/)\w")
-    scripts = [path for folder in ("tests", "bench") for path in (ROOT / folder).glob("*.py")
-               if path.name != Path(__file__).name]
+    scripts = [path for folder in ("tests", "bench") for path in (ROOT / folder).rglob("*.py")
+               if path.name != Path(__file__).name
+               and not {"submissions", "data"} & set(path.relative_to(ROOT).parts)]
     found = [f"{path.relative_to(ROOT)}:{number}" for path in scripts
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if below.search(line)]

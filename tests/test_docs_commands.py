@@ -1,7 +1,7 @@
 """Every war-grader and `python -m reference` command that README.md and docs/ show parses with today's options.
 
 The commands that grade or export are also run for real elsewhere (tests/test_readme_walk.py, the docs'
-gradebook page in tests/test_export_grades.py, CI's README lines); here each one, synopses included (their
+gradebook page in tests/export/test_export_grades.py, CI's README lines); here each one, synopses included (their
 [optional] parts removed), goes through the real argument parser, so a renamed or removed option fails here.
 """
 

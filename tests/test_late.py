@@ -1,6 +1,6 @@
 """The late policy: [late] in grading.toml read and refused line by line, the arithmetic at its edges, and the
 verdict shown in results.json, grades.csv, the report, the index and Gradescope's results; Gradescope's
-submission_metadata.json read into the policy. No grading here (tests/test_late_grading.py grades)."""
+submission_metadata.json read into the policy. No grading here (tests/batch/test_late_grading.py grades)."""
 
 from __future__ import annotations
 

@@ -13,10 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 FAST_TIER_COVERS = {
-    "tests/test_student_tests.py": "Part E's judge and runner (the verdicts, the credit, what crosses the pipe)",
-    "tests/test_part_e_runs_alike.py": "Part E's in-sandbox code (the reset between runs, run in this process)",
-    "tests/test_changes.py": "batch's changes (the diff and the journal)",
-    "tests/test_shards.py": "batch's shards and merge (slices, manifests, the order merged)",
+    "tests/part_e/test_student_tests.py": "Part E's judge and runner (the verdicts, the credit, what crosses the pipe)",
+    "tests/part_e/test_part_e_runs_alike.py": "Part E's in-sandbox code (the reset between runs, run in this process)",
+    "tests/batch/test_changes.py": "batch's changes (the diff and the journal)",
+    "tests/batch/test_shards.py": "batch's shards and merge (slices, manifests, the order merged)",
 }
 """Test files that must keep quick tests in the fast tier, and what of the grader those tests cover."""
 
@@ -43,8 +43,9 @@ def test_a_test_is_slow_by_the_fixtures_it_uses_not_by_its_file(tiers):
     slow, fast = tiers["slow"], tiers["fast"]
     assert slow and fast and not slow & fast
     assert "tests/test_corpus.py::test_grades_csv_has_a_nondeterministic_column" in slow  # graded -> graded_corpus
-    assert "tests/test_changes.py::test_force_with_nothing_moved_writes_a_header_only_changes_csv" in slow  # sandbox
-    assert "tests/test_changes.py::test_only_the_points_moving_leaves_rules_changed_empty" in fast
+    sandboxed = "tests/batch/test_changes.py::test_force_with_nothing_moved_writes_a_header_only_changes_csv"
+    assert sandboxed in slow  # sandbox
+    assert "tests/batch/test_changes.py::test_only_the_points_moving_leaves_rules_changed_empty" in fast
 
 
 @pytest.mark.parametrize("path", sorted(FAST_TIER_COVERS))

@@ -2,7 +2,7 @@
 
 A call is an operation of the worker (grader/sandbox/operations.py's Session.op_<name>). Each member of Call
 carries its DeadlineRule, so a call cannot be declared without one (the Enum refuses a member without it,
-and tests/test_calls.py checks the worker's operations and this table agree). The harness makes calls
+and tests/grading/test_calls.py checks the worker's operations and this table agree). The harness makes calls
 only through Call; the reference clock (deadlines.py) and the channel's sentences read the same table.
 """
 

@@ -58,7 +58,7 @@ COUNTER_SEEDS = (2253, 2364)
 make_deck(jokers=False) shuffled with each, so a Joker that is wrong or missing is charged in Joker dominance
 alone and the counters are still seen. With the reference: seed 2253, 68 rounds, 3 wars, the longest chain 3;
 2364, 240 rounds, 14 wars, the longest chain 2. In neither game is a player ever short in a war, so a bug of
-Exhaustion leaves them alone (tests/test_differential_deals.py checks all of it)."""
+Exhaustion leaves them alone (tests/grading/test_differential_deals.py checks all of it)."""
 
 
 def counter_decks() -> dict[int, list[str]]:
@@ -69,7 +69,7 @@ def counter_decks() -> dict[int, list[str]]:
 DIFFERENTIAL_DEALS = 40
 """How many fixed deals the differential test plays: between them they hold every situation the handout's
 rules name (wars of one, two and three cycles, a Joker tie, a player short in a war, a game reaching the
-round limit; tests/test_differential_deals.py checks it). 200 deals caught no chaff and no corpus
+round limit; tests/grading/test_differential_deals.py checks it). 200 deals caught no chaff and no corpus
 submission that these 40 miss, at five times the cost."""
 
 DIFFERENTIAL_ROUNDS = 1000

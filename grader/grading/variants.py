@@ -2,7 +2,7 @@
 student's code plays and to prove that one rule alone accounts for a failure.
 
 Each variant changes one rule of the handout and nothing else. The handout's own rules (no option changed)
-give exactly the reference's answers (tests/test_war_variants.py)."""
+give exactly the reference's answers (tests/grading/test_war_variants.py)."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ class LineRecorder:
     store into a list: about 11 ns, against 29 for calling a set's add. Only statements are marked, never
     expressions, and each mark sits at its statement's own line, so tracebacks, line numbers and the source the
     student sees are unchanged. The line numbers go to the trusted side, which maps them onto the statements of
-    the source (scoring). The record agrees with a line tracer's (tests/test_line_recorder.py) but for two
+    the source (scoring). The record agrees with a line tracer's (tests/sandbox/test_line_recorder.py) but for two
     cases: an `except` clause counts as run when it caught the exception (a tracer also counts one that was only
     tested and let it pass), and code the student runs without importing it (exec of a string, a module loaded
     from a spec by hand) is not marked.

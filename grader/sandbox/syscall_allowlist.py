@@ -11,8 +11,8 @@ runs: strace of `war-grader grade` over the whole corpus at the bwrap level (Pyt
 tests_thorough, tests_weak and fork_bomb__honest under this list at the bwrap level and at the uid level in a
 container (tests/container_profile.py; Debian's Python 3.11), and of pytest with coverage running the model
 Part E suite under this list on Python 3.11, 3.12 and 3.13: none of them had a call refused.
-tests/test_syscall_allowlist.py checks each refused channel inside a sandboxed run at every level, and the
-channel census (tests/test_channel_census.py) looks for what still gets through, which the flock and ioprio_get
+tests/sandbox/test_syscall_allowlist.py checks each refused channel inside a sandboxed run at every level, and the
+channel census (tests/sandbox/test_channel_census.py) looks for what still gets through, which the flock and ioprio_get
 lines below answer.
 
 Why a library, and why on the trusted side. The filter is compiled here with pyseccomp (a ctypes binding to the

@@ -7,7 +7,7 @@ these correct units for its own calls (stdlib only; see worker.py's docstring). 
 excuse is a proven counterfactual (docs/rubric.md): the trusted side asks for a call with `trusted` set, and
 `repaired` gives the context that swaps one unit in for that call and puts the student's back after it. The
 stand-ins are written here from the handout's rules, not imported from the reference: no module of the sandbox
-imports War's code (tests/test_sandbox_imports.py).
+imports War's code (tests/sandbox/test_sandbox_imports.py).
 """
 
 from __future__ import annotations
