@@ -36,7 +36,7 @@ from .harness import MANIFEST_VARIABLE, RESULTS_VARIABLE, SPEC_VARIABLE
 from .recorded import Recorded
 from .run_settings import RunSettings
 from .suite_protocol import RunRequest, ServerReply
-from .scoring import ManifestEntry, score
+from .scoring import GradingRun, ManifestEntry, score
 from ..errors import InternalError
 
 SUITES = Path(__file__).with_name("suites")
@@ -266,14 +266,12 @@ def grade_submission(submission: Submission, batch: Batch, *, slot: int, index: 
         problem = ("grader_fault", str(error))
         prepared = time.monotonic()
     finished = time.monotonic()
-    return score(
-        student=submission.student, manifest=batch.manifest, config=batch.config, recorded=recorded,
-        problem=problem, sha256=sha, sources=files, sandbox=sandbox_level, sandbox_warning=warning,
-        graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__,
-        timings={"prepare": round(prepared - started, 3), "tests": round(finished - prepared, 3),
-                 "student_tests": round(part_e_seconds, 3), "total": round(finished - started, 3)},
-        student_tests=part_e,
-    )
+    run = GradingRun(sha256=sha, sources=files, sandbox=sandbox_level, sandbox_warning=warning,
+                     graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__,
+                     timings={"prepare": round(prepared - started, 3), "tests": round(finished - prepared, 3),
+                              "student_tests": round(part_e_seconds, 3), "total": round(finished - started, 3)})
+    return score(student=submission.student, manifest=batch.manifest, config=batch.config, recorded=recorded,
+                 problem=problem, run=run, student_tests=part_e)
 
 
 def _start_part_e(copy: PreparedCopy, root: Path, batch: Batch, slot: int) -> StudentTests:
@@ -386,8 +384,7 @@ def _fault(submission: Submission, batch: Batch, error: Exception) -> GradeResul
     return score(
         student=submission.student, manifest=batch.manifest, config=batch.config, recorded=None,
         problem=("grader_fault", f"the grader failed on this submission ({type(error).__name__}: {error})"),
-        sha256="", sources={}, sandbox="", sandbox_warning="",
-        graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__, timings={},
+        run=GradingRun(graded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=__version__),
     )
 
 

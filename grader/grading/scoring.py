@@ -4,7 +4,7 @@ process's record) and Part E's scenarios (from its judge), then every category's
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..config import Config
 from ..results import (
@@ -38,6 +38,27 @@ class ManifestEntry:
     """The handout's rule it checks, in words (its @pytest.mark.rule)."""
 
 
+@dataclass(frozen=True)
+class GradingRun:
+    """How one submission's grading ran, which the result carries beside its scores: what was graded, where, when,
+    by which grader and how long each part took."""
+
+    sha256: str = ""
+    """The submission's hash."""
+    sources: dict[str, str] = field(default_factory=dict)
+    """The student's files by path, for the statements the report shows as run."""
+    sandbox: str = ""
+    """The sandbox level the submission ran at."""
+    sandbox_warning: str = ""
+    """What that level could not promise, if anything."""
+    graded_at: str = ""
+    """When, in UTC (ISO 8601)."""
+    version: str = ""
+    """The grader's version."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds per part: prepare, tests, student_tests, total."""
+
+
 def test_points(manifest: list[ManifestEntry], config: Config) -> dict[str, float]:
     """Each test's maximum: its category's points split by weight."""
     totals: dict[str, float] = {}
@@ -65,17 +86,12 @@ def score(
     config: Config,
     recorded: Recorded | None,
     problem: tuple[str, str],
-    sha256: str,
-    sources: dict[str, str],
-    sandbox: str,
-    sandbox_warning: str,
-    graded_at: str,
-    version: str,
-    timings: dict[str, float],
+    run: GradingRun,
     student_tests: StudentTestsResult | None = None,
 ) -> GradeResult:
     """The GradeResult for one submission: the hidden tests, then Part E's scenarios when its tests were judged
-    (student_tests), each category's total and the grand total. A test without a recorded pass scores nothing.
+    (student_tests), each category's total and the grand total, with how its grading ran (run). A test without a
+    recorded pass scores nothing.
 
     recorded is copied into the report as it reads (Recorded.from_json checked it and cut its texts)."""
     outcome, reason = problem if problem[0] else ("graded", "")
@@ -136,16 +152,16 @@ def score(
         max_score=round(sum(c.max_score for c in categories), 2),
         categories=categories,
         tests=tests,
-        sha256=sha256,
-        grader_version=version,
-        sandbox=sandbox,
-        sandbox_warning=sandbox_warning,
-        graded_at=graded_at,
-        execution_time=timings.get("total", 0.0),
-        timings=timings,
+        sha256=run.sha256,
+        grader_version=run.version,
+        sandbox=run.sandbox,
+        sandbox_warning=run.sandbox_warning,
+        graded_at=run.graded_at,
+        execution_time=run.timings.get("total", 0.0),
+        timings=run.timings,
         output=recorded.output,
         output_truncated=recorded.output_truncated,
-        coverage=_coverage(recorded.coverage, sources),
+        coverage=_coverage(recorded.coverage, run.sources),
         telemetry=recorded.telemetry,
         nondeterministic=recorded.nondeterministic,
         student_tests=student_tests,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from grader.config import load_config
 from grader.grading.recorded import Cause, Recorded, SeenTest
-from grader.grading.scoring import ManifestEntry, excusals, score
+from grader.grading.scoring import GradingRun, ManifestEntry, excusals, score
 from grader.results import CATEGORY_TITLES, ChaffVerdict, ScenarioScore, StudentTestsResult
 
 MANIFEST = [
@@ -17,8 +17,7 @@ MANIFEST = [
 def scored(recorded: Recorded | None, student_tests: StudentTestsResult | None):
     """The GradeResult of a submission whose first forced-war test passed (the second failed)."""
     return score(student="alice", manifest=MANIFEST, config=load_config(), recorded=recorded, problem=("", ""),
-                 sha256="", sources={}, sandbox="plain", sandbox_warning="", graded_at="", version="0",
-                 timings={}, student_tests=student_tests)
+                 run=GradingRun(sandbox="plain", version="0"), student_tests=student_tests)
 
 
 RECORDED = Recorded(tests={"test_forced_war.py::test_a": SeenTest("passed"),
@@ -86,8 +85,7 @@ def test_a_failure_a_repaired_unit_explains_is_excused_while_that_units_own_test
     assert excusals(CHAIN, {**seen, ROUND: SeenTest("passed")}) == {}
     assert excusals(CHAIN, {**seen, GAME: SeenTest("failed", explained_by=[Cause(category="full_game")])}) == {}
     result = score(student="alice", manifest=CHAIN, config=load_config(), recorded=Recorded(tests=seen),
-                   problem=("", ""), sha256="", sources={}, sandbox="plain", sandbox_warning="", graded_at="",
-                   version="0", timings={})
+                   problem=("", ""), run=GradingRun(sandbox="plain", version="0"))
     rows = {test.id: test for test in result.tests}
     assert (rows[GAME].outcome, rows[GAME].score, rows[GAME].follows_from) == (
         "excused", rows[GAME].max_score, excusals(CHAIN, seen)[GAME])
