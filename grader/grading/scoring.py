@@ -94,46 +94,9 @@ def score(
     recorded pass scores nothing.
 
     recorded is copied into the report as it reads (Recorded.from_json checked it and cut its texts)."""
-    outcome, reason = problem if problem[0] else ("graded", "")
-    if not outcome or outcome == "graded":
-        if recorded is None:
-            outcome, reason = "grader_fault", "the grading process ended without writing its results"
-        elif recorded.grader_fault:
-            outcome, reason = "grader_fault", recorded.grader_fault
-        elif recorded.ungradable:
-            outcome, reason = "ungradable", recorded.ungradable
+    outcome, reason = _outcome(problem, recorded)
     tests_seen = recorded.tests if recorded is not None and outcome != "ungradable" else {}
-    maxima = test_points(manifest, config)
-    excused = excusals(manifest, tests_seen) if outcome == "graded" else {}
-    tests = []
-    for entry in manifest:
-        seen = tests_seen.get(entry.id)
-        passed = seen is not None and seen.outcome == "passed"
-        failure = seen if seen is not None and not passed else None  # its reproduction, plays and diagnosis show
-        hidden = is_hidden(entry.id, config.hidden)
-        test_outcome = (seen.outcome if seen is not None else "missing") if outcome != "ungradable" else "error"
-        if entry.id in excused:
-            test_outcome = "excused"
-        tests.append(TestResult(
-            id=entry.id,
-            name=_case_name(entry),
-            category=entry.category,
-            score=round(maxima[entry.id], 4) if passed or test_outcome == "excused" else 0.0,
-            max_score=round(maxima[entry.id], 4),
-            outcome=test_outcome,
-            hidden=hidden,
-            sentence=_sentence(seen, outcome, reason),
-            difference=seen.difference if seen is not None else None,
-            exception=seen.exception if seen is not None else None,
-            output="",
-            duration=seen.duration if seen is not None else 0.0,
-            rule=entry.rule,
-            # a hidden test's only to be revealed ([reveal])
-            reproduction=failure.reproduction if failure is not None and (not hidden or config.reveal_after) else "",
-            follows_from=excused.get(entry.id, ""),
-            plays=tuple(failure.plays) if failure is not None else (),
-            diagnosis=failure.diagnosis if failure is not None else "",
-        ))
+    tests = hidden_test_rows(manifest, config, tests_seen, outcome, reason)
     if student_tests is not None:
         tests.extend(part_e_tests(student_tests, config.points.get(PART_E, 0.0)))
     categories = [
@@ -166,6 +129,57 @@ def score(
         nondeterministic=recorded.nondeterministic,
         student_tests=student_tests,
     )
+
+
+def _outcome(problem: tuple[str, str], recorded: Recorded | None) -> tuple[str, str]:
+    """The submission's outcome and its reason: the problem found before the suites ran, else what the trusted
+    process recorded (nothing at all, a grader fault of its own, a package that cannot be imported), else graded."""
+    outcome, reason = problem if problem[0] else ("graded", "")
+    if not outcome or outcome == "graded":
+        if recorded is None:
+            outcome, reason = "grader_fault", "the grading process ended without writing its results"
+        elif recorded.grader_fault:
+            outcome, reason = "grader_fault", recorded.grader_fault
+        elif recorded.ungradable:
+            outcome, reason = "ungradable", recorded.ungradable
+    return outcome, reason
+
+
+def hidden_test_rows(manifest: list[ManifestEntry], config: Config, tests_seen: dict[str, SeenTest], outcome: str,
+                     reason: str) -> list[TestResult]:
+    """One row per expected hidden test: passed, excused (a proven counterfactual) or not, with its points."""
+    maxima = test_points(manifest, config)
+    excused = excusals(manifest, tests_seen) if outcome == "graded" else {}
+    tests = []
+    for entry in manifest:
+        seen = tests_seen.get(entry.id)
+        passed = seen is not None and seen.outcome == "passed"
+        failure = seen if seen is not None and not passed else None  # its reproduction, plays and diagnosis show
+        hidden = is_hidden(entry.id, config.hidden)
+        test_outcome = (seen.outcome if seen is not None else "missing") if outcome != "ungradable" else "error"
+        if entry.id in excused:
+            test_outcome = "excused"
+        tests.append(TestResult(
+            id=entry.id,
+            name=_case_name(entry),
+            category=entry.category,
+            score=round(maxima[entry.id], 4) if passed or test_outcome == "excused" else 0.0,
+            max_score=round(maxima[entry.id], 4),
+            outcome=test_outcome,
+            hidden=hidden,
+            sentence=_sentence(seen, outcome, reason),
+            difference=seen.difference if seen is not None else None,
+            exception=seen.exception if seen is not None else None,
+            output="",
+            duration=seen.duration if seen is not None else 0.0,
+            rule=entry.rule,
+            # a hidden test's only to be revealed ([reveal])
+            reproduction=failure.reproduction if failure is not None and (not hidden or config.reveal_after) else "",
+            follows_from=excused.get(entry.id, ""),
+            plays=tuple(failure.plays) if failure is not None else (),
+            diagnosis=failure.diagnosis if failure is not None else "",
+        ))
+    return tests
 
 
 PART_E_RULE = "Part E: your tests pass on every correct implementation and fail on buggy ones."
