@@ -25,22 +25,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grader.part_e import runner  # noqa: E402
 
-CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET = \
-    0x10000000, 0x20000000, 0x00020000, 0x08000000, 0x40000000
-WITHOUT_NET = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC
-
-CASES = (("a plain fork", 0, False, False),
-         ("+ user, PID, mount, IPC namespaces, fresh mounts", WITHOUT_NET, False, False),
-         ("+ a network namespace", WITHOUT_NET | CLONE_NEWNET, False, False),
-         ("+ Landlock", WITHOUT_NET | CLONE_NEWNET, True, False),
-         ("+ the system call allowlist", WITHOUT_NET | CLONE_NEWNET, True, True))
-"""Each case: its name, the namespaces of the fork, whether Landlock is enforced, whether the allowlist is."""
+def cases(run_world: Any) -> tuple[tuple[str, int, bool, bool], ...]:
+    """Each case: its name, the namespaces of the fork (run_world's own, with and without the network's), whether
+    Landlock is enforced, whether the allowlist is."""
+    every = run_world.NAMESPACES
+    without_net = every & ~run_world.CLONE_NEWNET
+    return (("a plain fork", 0, False, False),
+            ("+ user, PID, mount, IPC namespaces, fresh mounts", without_net, False, False),
+            ("+ a network namespace", every, False, False),
+            ("+ Landlock", every, True, False),
+            ("+ the system call allowlist", every, True, True))
 
 
 def one_case(modules: dict, namespaces: int, landlock_on: bool, allowlist_on: bool, children: int,
@@ -100,6 +101,7 @@ def main() -> None:
             os.chmod(folder, 0o777 if folder == places["scratch"] else 0o755)
         sys.path.insert(0, str(runtime))
         modules = {name: __import__(name) for name in ("run_world", "landlock", "seccomp_bpf")}
+        plan = cases(modules["run_world"])  # before one_case sets run_world.NAMESPACES
         files = sorted(str(path) for path in (runtime / "_pytest").rglob("*.py"))[:150]
         measurer = os.fork()
         if measurer == 0:
@@ -110,7 +112,7 @@ def main() -> None:
                     os.setuid(NOBODY)
                 one_case(modules, 0, False, False, args.children, places, files)  # warm: the files in the page cache
                 print(f"{args.children} children a case, median of {args.repeats} (per child):", flush=True)
-                for name, namespaces, landlock_on, allowlist_on in CASES:
+                for name, namespaces, landlock_on, allowlist_on in plan:
                     figures = [one_case(modules, namespaces, landlock_on, allowlist_on, args.children, places, files)
                                for _ in range(args.repeats)]
                     print(f"  {name:50s} CPU {statistics.median(f[0] for f in figures):5.2f} ms, "
