@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any  # annotations only: importing typing cost every worker 4 ms
 
-    from .operations import Session
+    from .plain_values import StudentSession as Session
 
 if TYPE_CHECKING or __package__:  # the trusted side's grader.sandbox.trusted_units
     from .plain_values import StudentFault, queue_size, safe_text

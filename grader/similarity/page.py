@@ -11,10 +11,7 @@ from dataclasses import dataclass
 import jinja2
 
 from .compare import Match, Span
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # annotations only: run.py imports this module to write the page
-    from .run import SimilarityReport
+from .findings import SimilarityReport
 
 SHOWN = 30
 """Most pairs shown side by side (the closest; similarity.json lists every one at LISTED_FLOOR or more)."""
