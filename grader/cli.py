@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import __version__
 from .batch import (INSTRUCTOR_FOLDER, LEVELS, MAX_JOBS, BatchReport, Listener, Shard, UsageError, check, check_passed,
@@ -145,7 +145,18 @@ def build_parser() -> argparse.ArgumentParser:
                                      "with student code in a sandbox.")
     parser.add_argument("--version", action="version", version=f"war-grader {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_grade(commands)
+    _add_check(commands)
+    _add_report(commands)
+    _add_similarity(commands)
+    _add_merge(commands)
+    _add_classroom50(commands)
+    _add_export(commands)
+    return parser
 
+
+def _add_grade(commands: Any) -> None:
+    """`war-grader grade`: grade submissions or a class."""
     grade_parser = commands.add_parser("grade", help="grade submissions", description="Grade one submission (a "
                                        "folder, .zip or .py file) or a folder of them, one per student.")
     grade_parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
@@ -169,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "committer date the submission time")
     grade_parser.add_argument("--hold", type=Path, metavar="FILE", help=HOLD_HELP)
 
+
+def _add_check(commands: Any) -> None:
+    """`war-grader check`: the self-test."""
     check_parser = commands.add_parser("check", help="self-test: reference scores full marks, starter 0",
                                        description="Grade the reference (must score full marks) and the starter "
                                        "(must score 0) through the real sandbox.")
@@ -176,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--sandbox", choices=("auto", *LEVELS), help=CLI_HELP["sandbox.level"])
     check_parser.add_argument("--json", action="store_true", help="print both scores as JSON")
 
+
+def _add_report(commands: Any) -> None:
+    """`war-grader report`: the HTML reports again from saved results."""
     report_parser = commands.add_parser("report", help="re-render the HTML reports from saved results",
                                         description="Render OUT/<student>/report.html and OUT/index.html from "
                                         "the results.json files, without regrading.")
@@ -184,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     report_parser.add_argument("--config", type=Path, help="your grading.toml: once its [reveal] date has passed, "
                                "the student view shows hidden tests in full")
 
+
+def _add_similarity(commands: Any) -> None:
+    """`war-grader similarity`: the class's code compared."""
     similarity_parser = commands.add_parser(
         "similarity", help="compare the students' code with one another, the reference and past classes",
         description="Read a class as grade does and compare each student's own package code (Part E tests and "
@@ -203,6 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "before DEADLINE, as grade --at does")
     similarity_parser.add_argument("--latest", action="store_true", help="read each git clone at its last commit")
 
+
+def _add_merge(commands: Any) -> None:
+    """`war-grader merge`: the shards of one class combined."""
     merge_parser = commands.add_parser("merge", help="combine the outputs of `grade --shard i/n` runs",
                                        description="Combine the --out folders of every shard of one class into one "
                                        "grades.csv, results.json per student and index.html, in class order.")
@@ -214,6 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "the student view shows hidden tests in full")
     merge_parser.add_argument("--hold", type=Path, metavar="FILE", help=HOLD_HELP)
 
+
+def _add_classroom50(commands: Any) -> None:
+    """`war-grader classroom50 results|publish`: the teacher's side of Classroom 50."""
     c50_parser = commands.add_parser("classroom50", help="Classroom 50: each student's graded result as its "
                                      "result.json and a Feedback comment", description="The teacher's side of "
                                      "Classroom 50, after `grade`: see docs/classroom50.md.")
@@ -244,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     c50_publish.add_argument("--api-url", metavar="URL", help=f"the REST API's base (default: GITHUB_API_URL, else "
                              f"{DEFAULT_API})")
 
+
+def _add_export(commands: Any) -> None:
+    """`war-grader export TARGET`: the assignment or its grades for a platform."""
     export_parser = commands.add_parser("export", help="write a Classroom 50 assignment, a Gradescope autograder "
                                         "or grades for Canvas, Moodle or a spreadsheet",
                                         description="Package the assignment for the platform the class lives on, "
@@ -294,7 +323,6 @@ def build_parser() -> argparse.ArgumentParser:
                                help=f"the gradebook column's name (default {DEFAULT_ASSIGNMENT})")
     grades_parser.add_argument("--hold", type=Path, metavar="FILE", help="a CSV id,reason of students whose grade "
                                "is held back while a case is pending: left out of canvas and moodle, no points in csv")
-    return parser
 
 
 HOLD_HELP = ("a CSV id,reason of students whose grade is held back while a case is pending: grades.csv keeps their "
