@@ -82,12 +82,33 @@ def owned_by(uid: Uids, folder: Path) -> list[Path]:
 
 
 IPC_KINDS = (("shm", "-m", 7), ("sem", "-s", 4), ("msg", "-q", 7))
-"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid."""
+"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid (its gid is the next)."""
 
 
 def ipc_of(uid: Uids) -> list[str]:
     """The System V IPC objects uid (or any of uids) owns ("shm 1234"), from /proc/sysvipc."""
-    owners = {str(one) for one in _of(uid)}
+    return [f"{kind} {ident}" for kind, ident, _, _ in _ipc_objects(uid)]
+
+
+def remove_ipc_of(uid: Uids) -> None:
+    """Remove every System V IPC object uid owns (they outlive every process of it): as this process, then, where
+    that is refused (root in a container has no CAP_IPC_OWNER, as on Docker and Gradescope), as the object's owner,
+    which may always remove it (call this once no process of uid is left: nothing of the student's is running)."""
+    options = {kind: option for kind, option, _ in IPC_KINDS}
+    for kind, ident, owner, group in _ipc_objects(uid):
+        command = ["ipcrm", options[kind], ident]
+        for who in ({}, {"user": owner, "group": group, "extra_groups": []}):
+            if who and os.geteuid() != 0:
+                break
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10,
+                           **who)  # type: ignore[call-overload]
+            if (kind, ident) not in {(k, i) for k, i, _, _ in _ipc_objects(owner)}:
+                break
+
+
+def _ipc_objects(uid: Uids) -> list[tuple[str, str, int, int]]:
+    """(kind, id, owner uid, owner gid) of each System V IPC object uid (or any of uids) owns."""
+    owners = _of(uid)
     found = []
     for kind, _, column in IPC_KINDS:
         try:
@@ -95,17 +116,10 @@ def ipc_of(uid: Uids) -> list[str]:
                 rows = [line.split() for line in handle.read().splitlines()[1:]]
         except OSError:
             continue
-        found += [f"{kind} {row[1]}" for row in rows if len(row) > column and row[column] in owners]
+        found += [(kind, row[1], int(row[column]), int(row[column + 1])) for row in rows
+                  if len(row) > column + 1 and row[column].isdigit() and int(row[column]) in owners
+                  and row[column + 1].isdigit()]
     return found
-
-
-def remove_ipc_of(uid: Uids) -> None:
-    """Remove every System V IPC object uid owns (they outlive every process of it)."""
-    options = {kind: option for kind, option, _ in IPC_KINDS}
-    for found in ipc_of(uid):
-        kind, ident = found.split()
-        subprocess.run(["ipcrm", options[kind], ident], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=False, timeout=10)
 
 
 def remove_files_of(uid: Uids, folder: Path) -> None:
@@ -230,7 +244,9 @@ def uid_block() -> int:
     """The first uid of a block this process holds until it exits; no other grader can hold the same block.
 
     A block whose lock is free belongs to no running grader, so anything still running as one of its uids
-    (left by a grader killed with -9) is killed before the block is used.
+    (left by a grader killed with -9) is killed before the block is used, and what its uids left in the folders
+    every user may write and their System V IPC objects (which outlive every process: a bench run with the walls
+    down leaves some) are removed: a sandbox that starts as one of them finds nothing of an earlier batch's.
     """
     folder = UID_LOCKS if os.geteuid() == 0 else Path(tempfile.gettempdir()) / f"war-grader-uids-{os.getuid()}"
     try:
@@ -247,10 +263,15 @@ def uid_block() -> int:
             continue
         _HELD_LOCKS.append(handle)
         first = UID_BASE + index * UID_BLOCK
-        for uids in (range(first, first + UID_BLOCK), _region(FRESH_BASE, FRESH_BLOCK, index),
-                     _region(RUN_BASE, RUN_BLOCK, index)):
+        regions = (range(first, first + UID_BLOCK), _region(FRESH_BASE, FRESH_BLOCK, index),
+                   _region(RUN_BASE, RUN_BLOCK, index))
+        for uids in regions:
             for uid in _uids_running(uids):
                 kill_uid(uid)
+        for uids in regions:  # then what they left where every user may write, and their System V objects
+            for writable in WRITABLE:
+                remove_files_of(uids, Path(writable))
+            remove_ipc_of(uids)
         return first
     raise SandboxError(f"all {UID_BLOCKS} blocks of worker uids are held by running graders")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from grader.config import load_config
+from grader.grading import harness
 from grader.grading.recorded import (
     REPRODUCTION_CAP,
     SENTENCE_CAP,
@@ -17,6 +18,7 @@ from grader.grading.recorded import (
 from grader.results import Difference, ExceptionInfo, Telemetry
 from grader.grading.run_settings import RunSettings
 from grader.limits import TimeLimits
+from grader.sandbox.channel import GraderFault
 from grader.sandbox.isolation import Limits, SandboxSpec
 
 SPEC = SandboxSpec(level="bwrap", root="/tmp/sub/root", package="war", runtime="/tmp/runtime", python="/usr/bin/python3",
@@ -117,3 +119,26 @@ def test_the_suite_servers_messages_read_back_typed():
         assert ServerReply.from_json(reply.to_json()) == reply
     assert ServerReply.from_json({"pid": "7", "status": 1.0, "ready": 1}) == ServerReply()
     assert read_timings('{"k": 0.5, "j": 1, "3": "x"}') == {"k": 0.5} and read_timings("[") == {}
+
+
+def test_a_worker_whose_uid_left_something_ends_the_run_as_a_grader_fault_that_says_what(tmp_path, monkeypatch):
+    """When stopping the worker finds something of its uid that cannot be removed, the record still gets written,
+    as a grader fault naming what stayed (before, the run died and the student's row said only "the grading
+    process ended without writing its results")"""
+    class Stuck:
+        coverage: dict[str, set[int]] = {}
+        restarts = 0
+
+        def stop(self) -> None:
+            raise GraderFault("what the sandbox's uid 16777216 left could not be removed (shm 32827)")
+
+        def output(self) -> tuple[str, bool]:
+            return "", False
+
+    results = tmp_path / "recorded.json"
+    monkeypatch.setenv(harness.RESULTS_VARIABLE, str(results))
+    monkeypatch.setattr(harness, "RECORDER", harness.Recorder())
+    harness.RECORDER.client = Stuck()  # type: ignore[assignment]
+    harness.pytest_sessionfinish(None, 0)  # type: ignore[arg-type]
+    assert Recorded.read(results).grader_fault == \
+        "what the sandbox's uid 16777216 left could not be removed (shm 32827)"

@@ -233,6 +233,60 @@ def test_a_run_that_kills_its_zygote_leaves_nothing_behind_in_the_container(sand
         shutil.rmtree(folder, ignore_errors=True)
 
 
+
+def _free_block() -> int:
+    """The uid block the next grader started here will take: the first whose lock no process holds."""
+    import fcntl  # noqa: PLC0415
+
+    from grader.sandbox.host import UID_BLOCKS, UID_LOCKS  # noqa: PLC0415
+
+    for index in range(UID_BLOCKS):
+        handle = os.open(UID_LOCKS / f"block-{index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue
+        finally:
+            os.close(handle)  # closing releases the lock taken (if any)
+        return index
+    raise AssertionError("every uid block is held")
+
+
+def test_a_grader_taking_a_uid_block_removes_what_an_earlier_batch_left_as_its_uids(sandbox):
+    """System V objects outlive every process, and a file in /var/tmp outlives its batch: one of each owned by the first
+    sandbox uid of the block the next grader takes (a bench run with the walls down leaves such objects; a grader
+    killed with -9 could leave files) is removed when that grader takes the block, the objects as their owner in a
+    container, where root has no CAP_IPC_OWNER. The batch's first student is graded; before, that student was a
+    grader fault ("what the sandbox's uid ... left could not be removed (shm ...)"), batch after batch"""
+    from grader.sandbox.host import FRESH_BASE, FRESH_BLOCK, ipc_of  # noqa: PLC0415
+
+    uid = FRESH_BASE + _free_block() * FRESH_BLOCK
+    leftover = Path("/var/tmp") / f"war-grader-left-by-{uid}-{os.getpid()}"  # /tmp is the container's own
+    folder = Path(tempfile.mkdtemp(prefix="war-grader-container-"))
+    try:
+        folder.chmod(0o755)
+        shutil.copytree(CORPUS / "perfect", folder / "class" / "perfect")
+        made = subprocess.run(["ipcmk", "--shmem", "4096"], user=uid, group=uid, extra_groups=[],
+                              capture_output=True, text=True, timeout=60)
+        assert made.returncode == 0, made.stderr
+        leftover.write_text("an earlier batch's")
+        os.chown(leftover, uid, uid)
+        assert ipc_of(uid) and leftover.exists()
+        done = in_container([PROJECT, folder], str(PROJECT / ".venv" / "bin" / "war-grader"), "grade",
+                            str(folder / "class"), "--out", str(folder / "out"), "--config", str(SETTINGS),
+                            cwd=PROJECT)
+        assert done.returncode == 0, done.stdout + done.stderr
+        with open(folder / "out" / "grades.csv", encoding="utf-8") as handle:
+            [row] = list(csv.DictReader(handle))
+        assert (row["outcome"], float(row["score"])) == ("graded", EXPECTED["perfect"]["score"]), row
+        assert ipc_of(uid) == [] and not leftover.exists()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        leftover.unlink(missing_ok=True)
+        for found in ipc_of(uid):  # as root outside the container, should the grader have left it
+            kind, ident = found.split()
+            subprocess.run(["ipcrm", {"shm": "-m", "sem": "-s", "msg": "-q"}[kind], ident], check=False)
+
 OWN_UID_TEST = '''
 import os
 import tempfile
