@@ -82,33 +82,36 @@ def owned_by(uid: Uids, folder: Path) -> list[Path]:
 
 
 IPC_KINDS = (("shm", "-m", 7), ("sem", "-s", 4), ("msg", "-q", 7))
-"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid (its gid is the next)."""
+"""System V IPC: /proc/sysvipc's file, ipcrm's option, and the column of the owner's uid (the creator's is two on)."""
 
 
 def ipc_of(uid: Uids) -> list[str]:
-    """The System V IPC objects uid (or any of uids) owns ("shm 1234"), from /proc/sysvipc."""
-    return [f"{kind} {ident}" for kind, ident, _, _ in _ipc_objects(uid)]
+    """The System V IPC objects uid (or any of uids) owns or created ("shm 1234"), from /proc/sysvipc: its owner
+    may hand an object to any uid (IPC_SET), never its creator."""
+    return [f"{kind} {ident}" for kind, ident, _ in _ipc_objects(uid)]
 
 
 def remove_ipc_of(uid: Uids) -> None:
-    """Remove every System V IPC object uid owns (they outlive every process of it): as this process, then, where
-    that is refused (root in a container has no CAP_IPC_OWNER, as on Docker and Gradescope), as the object's owner,
-    which may always remove it (call this once no process of uid is left: nothing of the student's is running)."""
+    """Remove every System V IPC object uid owns or created (they outlive every process of it): as this process,
+    then, where that is refused (root in a container has no CAP_IPC_OWNER, as on Docker and Gradescope), as the
+    object's owner or creator, either of whom may always remove it, with that uid's own group and no other (call
+    this once no process of uid is left: nothing of the student's is running beside it)."""
     options = {kind: option for kind, option, _ in IPC_KINDS}
-    for kind, ident, owner, group in _ipc_objects(uid):
+    for kind, ident, remover in _ipc_objects(uid):
         command = ["ipcrm", options[kind], ident]
-        for who in ({}, {"user": owner, "group": group, "extra_groups": []}):
+        for who in ({}, {"user": remover, "group": remover, "extra_groups": []}):
             if who and os.geteuid() != 0:
                 break
             subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=10,
                            **who)  # type: ignore[call-overload]
-            if (kind, ident) not in {(k, i) for k, i, _, _ in _ipc_objects(owner)}:
+            if (kind, ident) not in {(k, i) for k, i, _ in _ipc_objects(uid)}:
                 break
 
 
-def _ipc_objects(uid: Uids) -> list[tuple[str, str, int, int]]:
-    """(kind, id, owner uid, owner gid) of each System V IPC object uid (or any of uids) owns."""
-    owners = _of(uid)
+def _ipc_objects(uid: Uids) -> list[tuple[str, str, int]]:
+    """(kind, id, a uid of uid's that may remove it: its owner, else its creator) of each System V IPC object uid
+    (or any of uids) owns or created."""
+    uids = _of(uid)
     found = []
     for kind, _, column in IPC_KINDS:
         try:
@@ -116,9 +119,10 @@ def _ipc_objects(uid: Uids) -> list[tuple[str, str, int, int]]:
                 rows = [line.split() for line in handle.read().splitlines()[1:]]
         except OSError:
             continue
-        found += [(kind, row[1], int(row[column]), int(row[column + 1])) for row in rows
-                  if len(row) > column + 1 and row[column].isdigit() and int(row[column]) in owners
-                  and row[column + 1].isdigit()]
+        for row in rows:
+            owner, creator = (int(row[at]) if len(row) > at and row[at].isdigit() else -1 for at in (column, column + 2))
+            if owner in uids or creator in uids:
+                found.append((kind, row[1], owner if owner in uids else creator))
     return found
 
 

@@ -287,6 +287,40 @@ def test_a_grader_taking_a_uid_block_removes_what_an_earlier_batch_left_as_its_u
             kind, ident = found.split()
             subprocess.run(["ipcrm", {"shm": "-m", "sem": "-s", "msg": "-q"}[kind], ident], check=False)
 
+
+HAND_OFF = """
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+ident = libc.shmget(0, 4096, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+buffer = ctypes.create_string_buffer(512)
+assert ident >= 0 and libc.shmctl(ident, 2, buffer) == 0  # IPC_STAT
+ctypes.c_uint32.from_buffer(buffer, 4).value = 4242  # struct ipc_perm's uid: the segment is handed to uid 4242
+assert libc.shmctl(ident, 1, buffer) == 0  # IPC_SET
+print(ident)
+"""
+
+
+def test_a_system_v_object_handed_to_another_uid_is_still_removed_as_its_creators_in_a_container():
+    """A segment's owner may hand it to any uid (IPC_SET), but its creator stays: a sandbox uid's segment handed to
+    uid 4242 is still found as that uid's and removed in a container (root there has no CAP_IPC_OWNER), as its
+    creator may; by its owner alone it was neither found nor removed"""
+    from grader.sandbox.host import FRESH_BASE, FRESH_BLOCK, UID_BLOCKS, ipc_of  # noqa: PLC0415
+
+    uid = FRESH_BASE + (UID_BLOCKS - 1) * FRESH_BLOCK + 7  # the last block's: no grader of this suite runs as it
+    made = subprocess.run(["/usr/bin/python3", "-I", "-c", HAND_OFF], user=uid, group=uid, extra_groups=[],
+                          capture_output=True, text=True, timeout=60)
+    ident = made.stdout.strip()
+    try:
+        assert made.returncode == 0 and ident.isdigit(), made.stderr
+        assert ipc_of(uid) == [f"shm {ident}"]
+        script = (f"from grader.sandbox import host\nhost.remove_ipc_of({uid})\nprint(host.ipc_of({uid}))\n")
+        done = in_container([PROJECT], sys.executable, "-c", script, cwd=PROJECT)
+        assert done.stdout.strip() == "[]", done.stdout + done.stderr
+        assert ident not in [line.split()[1] for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]]
+    finally:
+        if ident.isdigit():
+            subprocess.run(["ipcrm", "-m", ident], capture_output=True, check=False)
+
 OWN_UID_TEST = '''
 import os
 import tempfile
