@@ -177,11 +177,13 @@ FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 IPC_KINDS = (("shm", 7, "shmctl"), ("sem", 4, "semctl"), ("msg", 7, "msgctl"))
-"""System V IPC: /proc/sysvipc's file, the column of the owner's uid, and the call that removes an object."""
+"""System V IPC: /proc/sysvipc's file, the column of the owner's uid (the creator's is two on), and the call that
+removes an object."""
 
 
 def _ipc_objects(uid: int) -> list[tuple[str, int, str]]:
-    """The System V IPC objects uid owns: (kind, id, the call that removes it), from /proc/sysvipc."""
+    """The System V IPC objects uid owns or created (its owner may hand one to any uid with IPC_SET, never change
+    its creator, and either may remove it): (kind, id, the call that removes it), from /proc/sysvipc."""
     found = []
     for kind, uid_column, call in IPC_KINDS:
         try:
@@ -191,7 +193,7 @@ def _ipc_objects(uid: int) -> list[tuple[str, int, str]]:
             continue
         for row in rows:
             try:
-                if int(row[uid_column]) == uid:
+                if uid in (int(row[uid_column]), int(row[uid_column + 2])):
                     found.append((kind, int(row[1]), call))
             except (IndexError, ValueError):
                 continue
@@ -199,7 +201,7 @@ def _ipc_objects(uid: int) -> list[tuple[str, int, str]]:
 
 
 def _remove_ipc(uid: int) -> None:
-    """Remove every System V shared memory segment, semaphore set and message queue uid owns (at the levels
+    """Remove every System V shared memory segment, semaphore set and message queue uid owns or created (at the levels
     where a run has no IPC namespace of its own); Fault if one stays."""
     libc = None
     for kind, ipc_id, call in _ipc_objects(uid):

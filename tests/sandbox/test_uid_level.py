@@ -465,3 +465,31 @@ def test_a_package_that_writes_its_scratch_is_graded_whether_or_not_it_has_tests
     assert {name: (row["outcome"], float(row["score"])) for name, row in rows.items()} == {
         "perfect": ("graded", EXPECTED["perfect"]["score"]),
         "counts_tmp_file__honest": ("graded", EXPECTED["counts_tmp_file__honest"]["score"])}
+
+
+def test_part_e_s_sweep_finds_a_system_v_object_its_run_made_and_handed_to_another_uid(tmp_path):
+    """Part E's zygote sweeps each run's uid (run_world.sweep_uid) by the same rule: a segment the run's uid made and
+    handed to uid 4242 is still the run's (its creator's), and removed as it"""
+    from grader.part_e import run_world  # noqa: PLC0415
+    from grader.sandbox.host import RUN_BASE, RUN_BLOCK, UID_BLOCKS  # noqa: PLC0415
+
+    uid = RUN_BASE + (UID_BLOCKS - 1) * RUN_BLOCK + 9  # the last block's: no grader of this suite runs as it
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    shutil.copy(Path(run_world.__file__), runtime / "run_world.py")
+    for path in (tmp_path, runtime, runtime / "run_world.py"):
+        path.chmod(0o755)
+    made = subprocess.run(["/usr/bin/python3", "-I", "-c", HAND_OFF], user=uid, group=uid, extra_groups=[],
+                          capture_output=True, text=True, timeout=60)
+    ident = made.stdout.strip()
+    try:
+        assert made.returncode == 0 and ident.isdigit(), made.stderr
+        assert [(kind, str(number)) for kind, number, _ in run_world._ipc_objects(uid)] == [("shm", ident)]
+        removed = subprocess.run(["/usr/bin/python3", "-I", "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
+                                  "import run_world; run_world._remove_ipc(int(sys.argv[1]))", str(uid), str(runtime)],
+                                 user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=60,
+                                 cwd="/")
+        assert run_world._ipc_objects(uid) == [], removed.stderr
+    finally:
+        if ident.isdigit():
+            subprocess.run(["ipcrm", "-m", ident], capture_output=True, check=False)
