@@ -229,32 +229,18 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
         os.close(read_end)
         _child({**command, "select": select_ids}, prepared, write_end, ids if isolated else None)
     os.close(write_end)
-    limits = command.get("deadlines")
-    default = float(command["test_timeout"])
-    started = time.monotonic()
-    gap = float(command.get("import_timeout") or default)  # importing the tests; between two tests; the run's end
-    limit, clock = gap, CallClock(pid, 0.0)  # a new process has used no CPU yet
-    deadline = started + limit
-    running: str | None = None
+    watch = _Watch(command, pid, select_ids, results, found)
     buffer = b""
     stopped: str | None = None
-    stop_on: set[str] | None = None
-    # The selected tests not ended yet; None: the run ends with the child (every test, or the own run's coverage).
-    pending = None if select_ids is None or command.get("coverage") else {t for t in select_ids if t not in results}
-    mark = 0.0  # the child's CPU seconds when the running test started (about: at the end of the one before)
     while stopped is None:
-        left = deadline - time.monotonic()
+        left = watch.deadline - time.monotonic()
         ready = select.select([read_end], [], [], max(left, 0))[0] if left > 0 else []
         if not ready:
-            charged = clock.charged()
-            if charged < limit and clock.wall() < limit * WALL_STRETCH + WALL_SLACK:
-                deadline = time.monotonic() + max(limit - charged, 0.01)  # the machine was busy: wait for the rest
-                continue
-            stopped = "timeout"
-            break
+            stopped = "timeout" if watch.out_of_time() else None
+            continue
         chunk = os.read(read_end, 65536)
         if not chunk:
-            stopped = "crash" if running else "ended"
+            stopped = "crash" if watch.running else "ended"
             break
         buffer += chunk
         *lines, buffer = buffer.split(b"\n")
@@ -263,53 +249,17 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
                 message = json.loads(raw)
             except ValueError:
                 continue
-            if not isinstance(message, dict):
-                continue
-            if "fault" in message and stop_on is None:  # before "ready": no student code has run yet
-                raise Fault(f"a run could not be set up: {str(message['fault'])[:200]}")
-            if "ready" in message and stop_on is None:
-                # the child has read its sources: standard input holds nothing more for it
-                send(CHANNEL, {"ready": True})
-                line = sys.stdin.buffer.readline()
-                answer = json.loads(line) if line.strip() else {}
-                stop_on = {str(test) for test in answer.get("stop_on") or ()} if isinstance(answer, dict) else set()
-            elif "start" in message:
-                running = str(message["start"])
-                started = time.monotonic()
-                limit, clock = _seconds(limits, running, default), CallClock(pid, mark)
-                deadline = started + limit
-            elif "end" in message:
-                test = str(message["end"])
-                if test not in results:
-                    results[test] = {key: message.get(key) for key in ("outcome", "exception", "file", "line")}
-                    if test == running:
-                        results[test]["seconds"] = round(time.monotonic() - started, 4)
-                running = None
-                mark = _cpu(pid)  # where the gap's clock, and the next test's, start
-                limit, clock = gap, CallClock(pid, mark)
-                deadline = time.monotonic() + limit
-                if stop_on and test in stop_on and results[test].get("outcome") == "failed":
-                    stopped = "caught"
+            if isinstance(message, dict):
+                stopped = watch.heard(message)
+                if stopped is not None:
                     break
-                if pending is not None:
-                    pending.discard(test)
-                    if not pending:
-                        stopped = "done"  # every test has ended: what the child still does (pytest's finish)
-                        break  # counts for nothing, so it is not waited for
-            elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
-                found["collected"] = [str(test) for test in message["collected"]]
-                found["import_seconds"] = round(time.monotonic() - started, 4)
-                mark = _cpu(pid)
-            elif "collect_error" in message:
-                found.setdefault("collect_errors", []).append(str(message["collect_error"]))
-            elif "coverage" in message and isinstance(message["coverage"], dict):
-                found["coverage"] = message["coverage"]
     if stopped in ("timeout", "caught", "done") and pid > 0:
         _stop(pid, _run_uid(command))
     os.close(read_end)
     children.append(reaped)
     if stopped == "caught":
         return "caught"
+    running, started = watch.running, watch.started
     if running is not None and running not in results:
         results[running] = {"outcome": "timeout" if stopped == "timeout" else "crash",
                             "seconds": round(time.monotonic() - started, 4)}
@@ -317,6 +267,80 @@ def _one_child(command: dict[str, Any], prepared: run_session.Prepared, select_i
     if stopped == "timeout" and running is None and "collected" not in found:
         found["collect_timeout"] = True
     return None
+
+
+class _Watch:
+    """One child's run as its messages tell it: the test running, its deadline (charged as CPU plus idle time, see
+    CallClock), the outcomes into results and what was collected into found; made after the fork, so no child
+    inherits it."""
+
+    def __init__(self, command: dict[str, Any], pid: int, select_ids: list[str] | None, results: dict[str, Any],
+                 found: dict[str, Any]) -> None:
+        self.command, self.pid, self.results, self.found = command, pid, results, found
+        self.limits = command.get("deadlines")
+        self.default = float(command["test_timeout"])
+        self.started = time.monotonic()
+        # importing the tests; between two tests; the run's end
+        self.gap = float(command.get("import_timeout") or self.default)
+        self.limit, self.clock = self.gap, CallClock(pid, 0.0)  # a new process has used no CPU yet
+        self.deadline = self.started + self.limit
+        self.running: str | None = None
+        self.stop_on: set[str] | None = None
+        # The selected tests not ended yet; None: the run ends with the child (every test, or the own run's coverage).
+        self.pending = None if select_ids is None or command.get("coverage") else \
+            {test for test in select_ids if test not in results}
+        self.mark = 0.0  # the child's CPU seconds when the running test started (about: at the end of the one before)
+
+    def out_of_time(self) -> bool:
+        """At the deadline: whether the running test (or the gap) has been charged its limit; if not (the machine
+        was busy), the deadline moves to when it could be."""
+        charged = self.clock.charged()
+        if charged < self.limit and self.clock.wall() < self.limit * WALL_STRETCH + WALL_SLACK:
+            self.deadline = time.monotonic() + max(self.limit - charged, 0.01)
+            return False
+        return True
+
+    def heard(self, message: dict[str, Any]) -> str | None:
+        """Take one message of the child's: "caught" or "done" when the run is over, else None."""
+        pid, results, found = self.pid, self.results, self.found
+        if "fault" in message and self.stop_on is None:  # before "ready": no student code has run yet
+            raise Fault(f"a run could not be set up: {str(message['fault'])[:200]}")
+        if "ready" in message and self.stop_on is None:
+            # the child has read its sources: standard input holds nothing more for it
+            send(CHANNEL, {"ready": True})
+            line = sys.stdin.buffer.readline()
+            answer = json.loads(line) if line.strip() else {}
+            self.stop_on = {str(test) for test in answer.get("stop_on") or ()} if isinstance(answer, dict) else set()
+        elif "start" in message:
+            self.running = str(message["start"])
+            self.started = time.monotonic()
+            self.limit, self.clock = _seconds(self.limits, self.running, self.default), CallClock(pid, self.mark)
+            self.deadline = self.started + self.limit
+        elif "end" in message:
+            test = str(message["end"])
+            if test not in results:
+                results[test] = {key: message.get(key) for key in ("outcome", "exception", "file", "line")}
+                if test == self.running:
+                    results[test]["seconds"] = round(time.monotonic() - self.started, 4)
+            self.running = None
+            self.mark = _cpu(pid)  # where the gap's clock, and the next test's, start
+            self.limit, self.clock = self.gap, CallClock(pid, self.mark)
+            self.deadline = time.monotonic() + self.limit
+            if self.stop_on and test in self.stop_on and results[test].get("outcome") == "failed":
+                return "caught"
+            if self.pending is not None:
+                self.pending.discard(test)
+                if not self.pending:  # every test has ended: what the child still does (pytest's finish) counts
+                    return "done"  # for nothing, so it is not waited for
+        elif "collected" in message and "collected" not in found and isinstance(message["collected"], list):
+            found["collected"] = [str(test) for test in message["collected"]]
+            found["import_seconds"] = round(time.monotonic() - self.started, 4)
+            self.mark = _cpu(pid)
+        elif "collect_error" in message:
+            found.setdefault("collect_errors", []).append(str(message["collect_error"]))
+        elif "coverage" in message and isinstance(message["coverage"], dict):
+            found["coverage"] = message["coverage"]
+        return None
 
 
 def run(command: dict[str, Any], snapshot: dict[str, bytes], prepared: run_session.Prepared,
