@@ -284,43 +284,10 @@ class StudentTests:
                         "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
                 return StudentTestsResult("not_run", note)
             schema = dataclasses.replace(schema, ids=frozenset(collected))
-            own = runs[0]
-            # Every judged run gets the very same command, built from the student's own run alone (what it holds
-            # is readable by every test, and no run may differ from another by what it runs or where it stands):
-            # the tests that ended on the student's package, those that failed there first (on the chaffs, their
-            # outcomes explain them), each with a deadline from its time there.
-            known = set(collected)
-            deadlines = {test: limits.test_deadline(seconds) for test, seconds in own.seconds.items()
-                         if test in known}
-            ended = [test for test in collected if _outcome(own, test) in ENDED]
-            select = [test for test in ended if _outcome(own, test) != "passed"] + \
-                     [test for test in ended if _outcome(own, test) == "passed"]
-            group = dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
-                                        import_timeout=limits.test_deadline(own.import_seconds)).with_select(select)
-            candidates = [test for test in select if test not in given]
-            for role, key in secret_order(test_sources, package_sources) if candidates else ():
-                wheats = [run for run in runs if run.role == "wheat"]
-                steady = [test for test in candidates
-                          if len({_outcome(run, test) for run in wheats}) <= 1
-                          and all(_outcome(run, test) in ("passed", "failed") for run in wheats)]
-                if not steady:
-                    break  # no test can be valid or explained any more: the runs left would change nothing
-                if role == "wheat":
-                    runs.append(_run(session, group, role, key, compiled(key, folder), schema))
-                    continue
-                earlier = [run for run in runs if run.key == key]
-                if earlier and not any(_outcome(run, test) == "failed" for run in earlier for test in candidates):
-                    # No test failed on its first run: it cannot be caught, and no second run is made. (Any test,
-                    # an invalid one too: a second run is also where a test whose outcome varies shows it.)
-                    settled.add(key)
-                    continue
-                # A chaff's run ends at the first test that passed on every correct run so far and fails on it (once
-                # a correct run has been seen).
-                catching = [test for test in steady if all(_outcome(run, test) == "passed" for run in wheats)]
-                runs.append(_run(session, group, role, key, compiled(key, folder), schema,
-                                 stop_on=catching if wheats else []))
-                if len(earlier) + 1 >= CHAFF_RUNS:
-                    settled.add(key)
+            group, deadlines = _judged_command(ceiling, runs[0], collected, config)
+            candidates = [test for test in group.select or () if test not in given]
+            order = secret_order(test_sources, package_sources) if candidates else []
+            _judged_runs(session, group, candidates, order, folder, schema, runs, settled)
         except SandboxFault as fault:
             raise PartEFault(str(fault)) from None
         except Stopped as stop:
@@ -332,6 +299,51 @@ class StudentTests:
                        points=config.points.get(PART_E, 0.0), test_timeout=limits.call_timeout,
                        deadlines=deadlines)
         return dataclasses.replace(result, note=note) if note else result
+
+
+def _judged_command(ceiling: RunCommand, own: Run, collected: list[str],
+                    config: Config) -> tuple[RunCommand, dict[str, float]]:
+    """The very same command every judged run gets, and its deadlines, built from the student's own run alone (what
+    it holds is readable by every test, and no run may differ from another by what it runs or where it stands): the
+    tests that ended on the student's package, those that failed there first (on the chaffs, their outcomes explain
+    them), each with a deadline from its time there."""
+    limits = config.times
+    known = set(collected)
+    deadlines = {test: limits.test_deadline(seconds) for test, seconds in own.seconds.items() if test in known}
+    ended = [test for test in collected if _outcome(own, test) in ENDED]
+    select = [test for test in ended if _outcome(own, test) != "passed"] + \
+             [test for test in ended if _outcome(own, test) == "passed"]
+    group = dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
+                                import_timeout=limits.test_deadline(own.import_seconds)).with_select(select)
+    return group, deadlines
+
+
+def _judged_runs(session: Session, group: RunCommand, candidates: list[str], order: list[tuple[str, str]],
+                 folder: str, schema: Schema, runs: list[Run], settled: set[str]) -> None:
+    """Every judged run, in the secret order, each appended to runs as it ends (what Stopped leaves is kept); a
+    chaff goes into settled once it has had the runs it gets. Ends early once no candidate test can be valid."""
+    for role, key in order:
+        wheats = [run for run in runs if run.role == "wheat"]
+        steady = [test for test in candidates
+                  if len({_outcome(run, test) for run in wheats}) <= 1
+                  and all(_outcome(run, test) in ("passed", "failed") for run in wheats)]
+        if not steady:
+            break  # no test can be valid or explained any more: the runs left would change nothing
+        if role == "wheat":
+            runs.append(_run(session, group, role, key, compiled(key, folder), schema))
+            continue
+        earlier = [run for run in runs if run.key == key]
+        if earlier and not any(_outcome(run, test) == "failed" for run in earlier for test in candidates):
+            # No test failed on its first run: it cannot be caught, and no second run is made. (Any test, an
+            # invalid one too: a second run is also where a test whose outcome varies shows it.)
+            settled.add(key)
+            continue
+        # A chaff's run ends at the first test that passed on every correct run so far and fails on it (once a
+        # correct run has been seen).
+        catching = [test for test in steady if all(_outcome(run, test) == "passed" for run in wheats)]
+        runs.append(_run(session, group, role, key, compiled(key, folder), schema, stop_on=catching if wheats else []))
+        if len(earlier) + 1 >= CHAFF_RUNS:
+            settled.add(key)
 
 
 WHEAT_RUNS = {"reference": 2, "wheat": 2}
