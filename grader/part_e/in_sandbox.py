@@ -276,7 +276,7 @@ class _Watch:
 
     def __init__(self, command: dict[str, Any], pid: int, select_ids: list[str] | None, results: dict[str, Any],
                  found: dict[str, Any]) -> None:
-        self.command, self.pid, self.results, self.found = command, pid, results, found
+        self.pid, self.results, self.found = pid, results, found
         self.limits = command.get("deadlines")
         self.default = float(command["test_timeout"])
         self.started = time.monotonic()

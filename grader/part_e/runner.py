@@ -284,7 +284,8 @@ class StudentTests:
                         "No tests were collected from your test files") + " (run them with pytest yourself to see why)."
                 return StudentTestsResult("not_run", note)
             schema = dataclasses.replace(schema, ids=frozenset(collected))
-            group, deadlines = _judged_command(ceiling, runs[0], collected, config)
+            group = _judged_command(ceiling, runs[0], collected, config)
+            deadlines = dict(group.deadlines or {})
             candidates = [test for test in group.select or () if test not in given]
             order = secret_order(test_sources, package_sources) if candidates else []
             _judged_runs(session, group, candidates, order, folder, schema, runs, settled)
@@ -301,9 +302,8 @@ class StudentTests:
         return dataclasses.replace(result, note=note) if note else result
 
 
-def _judged_command(ceiling: RunCommand, own: Run, collected: list[str],
-                    config: Config) -> tuple[RunCommand, dict[str, float]]:
-    """The very same command every judged run gets, and its deadlines, built from the student's own run alone (what
+def _judged_command(ceiling: RunCommand, own: Run, collected: list[str], config: Config) -> RunCommand:
+    """The very same command every judged run gets, with its deadlines, built from the student's own run alone (what
     it holds is readable by every test, and no run may differ from another by what it runs or where it stands): the
     tests that ended on the student's package, those that failed there first (on the chaffs, their outcomes explain
     them), each with a deadline from its time there."""
@@ -313,9 +313,8 @@ def _judged_command(ceiling: RunCommand, own: Run, collected: list[str],
     ended = [test for test in collected if _outcome(own, test) in ENDED]
     select = [test for test in ended if _outcome(own, test) != "passed"] + \
              [test for test in ended if _outcome(own, test) == "passed"]
-    group = dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
-                                import_timeout=limits.test_deadline(own.import_seconds)).with_select(select)
-    return group, deadlines
+    return dataclasses.replace(ceiling, deadlines=deadlines, test_timeout=limits.deadline_floor,
+                               import_timeout=limits.test_deadline(own.import_seconds)).with_select(select)
 
 
 def _judged_runs(session: Session, group: RunCommand, candidates: list[str], order: list[tuple[str, str]],
