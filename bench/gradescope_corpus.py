@@ -21,14 +21,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "export")]
 
 from corpus import PINS, corpus  # noqa: E402
 from grader.cli import main as war_grader  # noqa: E402
+from test_export_gradescope import unpack  # noqa: E402 - the tests' own unzip, which keeps each file's mode
 
 
 def make_autograder(folder: Path) -> Path:
@@ -37,9 +37,7 @@ def make_autograder(folder: Path) -> Path:
     archive = folder / "autograder.zip"
     if war_grader(["export", "gradescope", str(archive), "--config", str(ROOT / "tests" / "data" / "grading-test.toml")]):
         sys.exit("the autograder could not be exported")
-    with zipfile.ZipFile(archive) as opened:
-        for entry in opened.infolist():
-            Path(opened.extract(entry, root / "source")).chmod(entry.external_attr >> 16 & 0o777 or 0o644)
+    unpack(archive, root / "source")
     subprocess.run(["bash", str(root / "source" / "setup_python.sh")], check=True, capture_output=True, timeout=600,
                    env={**os.environ, "AUTOGRADER": str(root), "PYTHON": sys.executable})
     shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader.part_e import runner  # noqa: E402
 
+
 def cases(run_world: Any) -> tuple[tuple[str, int, bool, bool], ...]:
     """Each case: its name, the namespaces of the fork (run_world's own, with and without the network's), whether
     Landlock is enforced, whether the allowlist is."""

@@ -8,6 +8,7 @@ the uid level, and the corpus must score exactly its pins (the scores it gets un
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -252,6 +254,35 @@ def _free_block() -> int:
     raise AssertionError("every uid block is held")
 
 
+SEGMENT = """
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+ident = libc.shmget(0, 4096, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+assert ident >= 0
+if len(sys.argv) > 1:  # handed to that uid: struct ipc_perm's uid, read with IPC_STAT and set with IPC_SET
+    buffer = ctypes.create_string_buffer(512)
+    assert libc.shmctl(ident, 2, buffer) == 0
+    ctypes.c_uint32.from_buffer(buffer, 4).value = int(sys.argv[1])
+    assert libc.shmctl(ident, 1, buffer) == 0
+print(ident)
+"""
+
+
+@contextlib.contextmanager
+def segment_made_by(uid: int, handed_to: int | None = None) -> Iterator[str]:
+    """The id of a System V shared memory segment uid made (and handed to handed_to, when given), removed afterwards
+    as root wherever it still is (the machine's python3: a sandbox uid cannot run this checkout's)."""
+    made = subprocess.run(["/usr/bin/python3", "-I", "-c", SEGMENT, *([str(handed_to)] if handed_to else [])],
+                          user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=60)
+    ident = made.stdout.strip()
+    try:
+        assert made.returncode == 0 and ident.isdigit(), made.stderr
+        yield ident
+    finally:
+        if ident.isdigit():
+            subprocess.run(["ipcrm", "-m", ident], capture_output=True, check=False)
+
+
 def test_a_grader_taking_a_uid_block_removes_what_an_earlier_batch_left_as_its_uids(sandbox):
     """System V objects outlive every process, and a file in /var/tmp outlives its batch: one of each owned by the first
     sandbox uid of the block the next grader takes (a bench run with the walls down leaves such objects; a grader
@@ -266,38 +297,21 @@ def test_a_grader_taking_a_uid_block_removes_what_an_earlier_batch_left_as_its_u
     try:
         folder.chmod(0o755)
         shutil.copytree(CORPUS / "perfect", folder / "class" / "perfect")
-        made = subprocess.run(["ipcmk", "--shmem", "4096"], user=uid, group=uid, extra_groups=[],
-                              capture_output=True, text=True, timeout=60)
-        assert made.returncode == 0, made.stderr
-        leftover.write_text("an earlier batch's")
-        os.chown(leftover, uid, uid)
-        assert ipc_of(uid) and leftover.exists()
-        done = in_container([PROJECT, folder], str(PROJECT / ".venv" / "bin" / "war-grader"), "grade",
-                            str(folder / "class"), "--out", str(folder / "out"), "--config", str(SETTINGS),
-                            cwd=PROJECT)
-        assert done.returncode == 0, done.stdout + done.stderr
-        with open(folder / "out" / "grades.csv", encoding="utf-8") as handle:
-            [row] = list(csv.DictReader(handle))
-        assert (row["outcome"], float(row["score"])) == ("graded", EXPECTED["perfect"]["score"]), row
-        assert ipc_of(uid) == [] and not leftover.exists()
+        with segment_made_by(uid) as ident:
+            leftover.write_text("an earlier batch's")
+            os.chown(leftover, uid, uid)
+            assert ipc_of(uid) == [f"shm {ident}"] and leftover.exists()
+            done = in_container([PROJECT, folder], str(PROJECT / ".venv" / "bin" / "war-grader"), "grade",
+                                str(folder / "class"), "--out", str(folder / "out"), "--config", str(SETTINGS),
+                                cwd=PROJECT)
+            assert done.returncode == 0, done.stdout + done.stderr
+            with open(folder / "out" / "grades.csv", encoding="utf-8") as handle:
+                [row] = list(csv.DictReader(handle))
+            assert (row["outcome"], float(row["score"])) == ("graded", EXPECTED["perfect"]["score"]), row
+            assert ipc_of(uid) == [] and not leftover.exists()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         leftover.unlink(missing_ok=True)
-        for found in ipc_of(uid):  # as root outside the container, should the grader have left it
-            kind, ident = found.split()
-            subprocess.run(["ipcrm", {"shm": "-m", "sem": "-s", "msg": "-q"}[kind], ident], check=False)
-
-
-HAND_OFF = """
-import ctypes, sys
-libc = ctypes.CDLL(None, use_errno=True)
-ident = libc.shmget(0, 4096, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
-buffer = ctypes.create_string_buffer(512)
-assert ident >= 0 and libc.shmctl(ident, 2, buffer) == 0  # IPC_STAT
-ctypes.c_uint32.from_buffer(buffer, 4).value = 4242  # struct ipc_perm's uid: the segment is handed to uid 4242
-assert libc.shmctl(ident, 1, buffer) == 0  # IPC_SET
-print(ident)
-"""
 
 
 def test_a_system_v_object_handed_to_another_uid_is_still_removed_as_its_creators_in_a_container():
@@ -307,19 +321,34 @@ def test_a_system_v_object_handed_to_another_uid_is_still_removed_as_its_creator
     from grader.sandbox.host import FRESH_BASE, FRESH_BLOCK, UID_BLOCKS, ipc_of  # noqa: PLC0415
 
     uid = FRESH_BASE + (UID_BLOCKS - 1) * FRESH_BLOCK + 7  # the last block's: no grader of this suite runs as it
-    made = subprocess.run(["/usr/bin/python3", "-I", "-c", HAND_OFF], user=uid, group=uid, extra_groups=[],
-                          capture_output=True, text=True, timeout=60)
-    ident = made.stdout.strip()
-    try:
-        assert made.returncode == 0 and ident.isdigit(), made.stderr
+    with segment_made_by(uid, handed_to=4242) as ident:
         assert ipc_of(uid) == [f"shm {ident}"]
-        script = (f"from grader.sandbox import host\nhost.remove_ipc_of({uid})\nprint(host.ipc_of({uid}))\n")
+        script = f"from grader.sandbox import host\nhost.remove_ipc_of({uid})\nprint(host.ipc_of({uid}))\n"
         done = in_container([PROJECT], sys.executable, "-c", script, cwd=PROJECT)
         assert done.stdout.strip() == "[]", done.stdout + done.stderr
         assert ident not in [line.split()[1] for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]]
-    finally:
-        if ident.isdigit():
-            subprocess.run(["ipcrm", "-m", ident], capture_output=True, check=False)
+
+
+def test_part_e_s_sweep_finds_a_system_v_object_its_run_made_and_handed_to_another_uid(tmp_path):
+    """Part E's zygote sweeps each run's uid (run_world.sweep_uid) by the same rule: a segment the run's uid made and
+    handed to uid 4242 is still the run's (its creator's), and removed as it"""
+    from grader.part_e import run_world  # noqa: PLC0415
+    from grader.sandbox.host import RUN_BASE, RUN_BLOCK, UID_BLOCKS  # noqa: PLC0415
+
+    uid = RUN_BASE + (UID_BLOCKS - 1) * RUN_BLOCK + 9  # the last block's: no grader of this suite runs as it
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    shutil.copy(Path(run_world.__file__), runtime / "run_world.py")
+    for path in (tmp_path, runtime, runtime / "run_world.py"):
+        path.chmod(0o755)
+    with segment_made_by(uid, handed_to=4242) as ident:
+        assert [(kind, str(number)) for kind, number, _ in run_world._ipc_objects(uid)] == [("shm", ident)]
+        removed = subprocess.run(["/usr/bin/python3", "-I", "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
+                                  "import run_world; run_world._remove_ipc(int(sys.argv[1]))", str(uid), str(runtime)],
+                                 user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=60,
+                                 cwd="/")
+        assert run_world._ipc_objects(uid) == [], removed.stderr
+
 
 OWN_UID_TEST = '''
 import os
@@ -465,31 +494,3 @@ def test_a_package_that_writes_its_scratch_is_graded_whether_or_not_it_has_tests
     assert {name: (row["outcome"], float(row["score"])) for name, row in rows.items()} == {
         "perfect": ("graded", EXPECTED["perfect"]["score"]),
         "counts_tmp_file__honest": ("graded", EXPECTED["counts_tmp_file__honest"]["score"])}
-
-
-def test_part_e_s_sweep_finds_a_system_v_object_its_run_made_and_handed_to_another_uid(tmp_path):
-    """Part E's zygote sweeps each run's uid (run_world.sweep_uid) by the same rule: a segment the run's uid made and
-    handed to uid 4242 is still the run's (its creator's), and removed as it"""
-    from grader.part_e import run_world  # noqa: PLC0415
-    from grader.sandbox.host import RUN_BASE, RUN_BLOCK, UID_BLOCKS  # noqa: PLC0415
-
-    uid = RUN_BASE + (UID_BLOCKS - 1) * RUN_BLOCK + 9  # the last block's: no grader of this suite runs as it
-    runtime = tmp_path / "runtime"
-    runtime.mkdir()
-    shutil.copy(Path(run_world.__file__), runtime / "run_world.py")
-    for path in (tmp_path, runtime, runtime / "run_world.py"):
-        path.chmod(0o755)
-    made = subprocess.run(["/usr/bin/python3", "-I", "-c", HAND_OFF], user=uid, group=uid, extra_groups=[],
-                          capture_output=True, text=True, timeout=60)
-    ident = made.stdout.strip()
-    try:
-        assert made.returncode == 0 and ident.isdigit(), made.stderr
-        assert [(kind, str(number)) for kind, number, _ in run_world._ipc_objects(uid)] == [("shm", ident)]
-        removed = subprocess.run(["/usr/bin/python3", "-I", "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
-                                  "import run_world; run_world._remove_ipc(int(sys.argv[1]))", str(uid), str(runtime)],
-                                 user=uid, group=uid, extra_groups=[], capture_output=True, text=True, timeout=60,
-                                 cwd="/")
-        assert run_world._ipc_objects(uid) == [], removed.stderr
-    finally:
-        if ident.isdigit():
-            subprocess.run(["ipcrm", "-m", ident], capture_output=True, check=False)
