@@ -411,7 +411,8 @@ def _seed_unseeded() -> None:
 
 
 def _preload() -> None:
-    """Import every pytest plugin module now and freeze the heap, so each forked run starts fast."""
+    """Import every pytest plugin module now, compile the starter's dataclass code (run_sources.serve_dataclass_code) and
+    freeze the heap, so each forked run starts fast."""
     import gc  # noqa: PLC0415
     import importlib  # noqa: PLC0415
 
@@ -423,6 +424,7 @@ def _preload() -> None:
                 importlib.import_module(f"_pytest.{name}")
             except ImportError:
                 pass
+    run_sources.serve_dataclass_code(os.path.join(HERE, "dataclass_texts.json"))
     if coverage is not None:
         # coverage's Collector notes where it was started from (inspect.stack()), and inspect finds the file of
         # every module loaded (a realpath each, about 25 ms) once per process: once here, not in the own run's child

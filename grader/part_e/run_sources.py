@@ -152,6 +152,39 @@ def flat_code(source: str, file: str) -> Any:
     return compile(tree, file, "exec", dont_inherit=True)
 
 
+def serve_dataclass_code(path: str) -> None:
+    """Let dataclasses find the code it writes for the starter's classes compiled already.
+
+    dataclasses writes each class's methods (__init__, __eq__, ...) as text and compiles it: about 0.7 ms a class on
+    Python 3.11, in every run, for the implementation's Rules and GameResult. The zygote compiles the texts the
+    starter's classes give (path: a JSON list, recorded by the trusted side) once; a run whose classes write the same
+    text execs that code, which is the very code compile() would make. A text not there is compiled as before and
+    not kept: what a run can find here is the same in every run, and only the starter's (which every student has)."""
+    import dataclasses  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            texts = json.load(file)
+    except (OSError, ValueError):
+        return
+    compiled: dict[str, Any] = {}
+    for text in texts if isinstance(texts, list) else ():
+        if isinstance(text, str):
+            try:
+                compiled[text] = compile(text, "<string>", "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                continue
+
+    def exec_compiled(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # noqa: A002
+        if isinstance(source, str):  # as dataclasses' own exec compiles it: none of this module's __future__ flags
+            source = compiled.get(source) or compile(source, "<string>", "exec", dont_inherit=True)
+        exec(source, globals, locals)  # noqa: S102 - dataclasses' generated methods
+
+    if compiled:
+        dataclasses.exec = exec_compiled  # type: ignore[attr-defined]  # the name dataclasses calls
+
+
 def magic() -> str:
     import importlib.util  # noqa: PLC0415
 

@@ -28,6 +28,8 @@ import marshal
 import os
 import random
 import shutil
+import subprocess
+import sys
 import threading
 import types
 from dataclasses import dataclass, field
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import reference
+import starter
 
 from ..chaffs import CHAFFS, CONTRACT_MODULES, chaff_sources, wheat_sources
 from ..config import Config
@@ -77,6 +80,21 @@ the uid of a hidden-suite worker (job slots use the lower half, see MAX_JOBS).""
 
 MAX_TESTS = 500
 """Most tests judged for one submission."""
+
+DATACLASS_TEXTS = "dataclass_texts.json"
+"""The code dataclasses writes for the starter's classes, in the runtime: the zygote compiles it once
+(run_sources.serve_dataclass_code)."""
+
+_RECORD_DATACLASS_TEXTS = """import dataclasses, json, sys
+sys.path.insert(0, sys.argv[1])
+texts, real = [], exec
+def record(text, *rest):
+    texts.append(text)
+    return real(text, *rest)
+dataclasses.exec = record
+import starter
+print(json.dumps(texts))
+"""
 
 _runtime_lock = threading.Lock()
 
@@ -155,6 +173,7 @@ def make_runtime(folder: Path) -> Path:
             shutil.copy(Path(__file__).parents[1] / "sandbox" / name, folder / name)
         add_allowlist(folder)
         (folder / "student_tests.ini").write_text("[pytest]\npython_files = test_*.py\n")
+        (folder / DATACLASS_TEXTS).write_text(json.dumps(starter_dataclass_texts()), encoding="utf-8")
         for name in LIBRARIES:
             module = __import__(name)
             source = Path(str(module.__file__))
@@ -165,6 +184,22 @@ def make_runtime(folder: Path) -> Path:
                 shutil.copy2(source, folder / source.name)
         finish_runtime(folder, scripts=(SCRIPT,))
         return folder
+
+
+@functools.lru_cache(maxsize=1)
+def starter_dataclass_texts() -> list[str]:
+    """What dataclasses compiles for the starter's classes (Rules, GameResult), as this Python writes it; recorded in
+    a process of its own, so nothing but the starter's classes is in it. The starter is what every student has:
+    nothing in these texts is a secret of the wheats or chaffs. Empty when it cannot be recorded (runs only get
+    slower)."""
+    try:
+        done = subprocess.run([sys.executable, "-I", "-c", _RECORD_DATACLASS_TEXTS,
+                               str(Path(starter.__file__).resolve().parents[1])],
+                              capture_output=True, text=True, timeout=60, check=True)
+        texts = json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return []
+    return [text for text in texts if isinstance(text, str)] if isinstance(texts, list) else []
 
 
 def grade_student_tests(*, root: Path, package: str, tests: tuple[str, ...], package_files: tuple[str, ...],
