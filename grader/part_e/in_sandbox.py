@@ -460,7 +460,7 @@ def main() -> None:
         ctypes.CDLL(None).prctl(run_world.PR_SET_DUMPABLE, 0, 0, 0, 0)
         # What a run's processes leave running when their parent dies comes here, not to the machine's init, so
         # the reset reaps it (no zombie of a run's uid outlives the run)
-        ctypes.CDLL(None).prctl(run_world.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        run_world.SUBREAPER = ctypes.CDLL(None).prctl(run_world.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
         pass
     snapshot: dict[str, bytes] | None = None

@@ -304,9 +304,28 @@ def become(uid: int) -> bool:
     return drop_capabilities(libc_handle()) and os.getresuid() == (uid, uid, uid)
 
 
+SUBREAPER = False
+"""Whether this zygote is its runs' subreaper (main() sets it): then every process a run made is among its
+descendants (one whose parent dies is handed to the zygote, never to init), so once the zygote has no child at
+all, none is alive, and _alive need not read every process on the machine (about 2 ms for 74 of them, twice a
+run at the uid level)."""
+
+
+def _has_children() -> bool:
+    """Whether this process has a child, running or a zombie (none is reaped here); the kernel answers at once."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
 def _alive(uid: int) -> bool:
     """Whether a process of uid is alive (a zombie is not: it runs nothing, and its parent reaps it; but one whose
-    main thread alone has ended, with other threads running on, is)."""
+    main thread alone has ended, with other threads running on, is): where this zygote is the runs'
+    subreaper (SUBREAPER) and has no child, none; else the one /proc shows as uid's."""
+    if SUBREAPER and not _has_children():
+        return False
     try:
         entries = os.listdir("/proc")
     except OSError:

@@ -151,3 +151,40 @@ def test_a_process_whose_main_thread_alone_ended_is_alive_and_killed():
     finally:
         process.kill()
         process.wait()
+
+
+SUBREAPED = r'''
+import ctypes, os, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+import run_world
+assert ctypes.CDLL(None).prctl(run_world.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+run_world.SUBREAPER = True
+scans, listdir = [], os.listdir
+os.listdir = lambda path=".": scans.append(path) or listdir(path)
+nobody = (1 << 30) - 7
+print("alone", run_world._has_children(), run_world._alive(nobody), scans.count("/proc"))
+read, write = os.pipe()
+middle = os.fork()
+if middle == 0:  # a run's test that leaves a process behind: its parent ends at once
+    if os.fork() == 0:
+        os.write(write, str(os.getpid()).encode())
+        time.sleep(60)
+    os._exit(0)
+os.waitpid(middle, 0)
+orphan = int(os.read(read, 20))
+print("orphan", run_world._has_children(), run_world._alive(nobody), scans.count("/proc"))
+os.kill(orphan, signal.SIGKILL)
+os.waitpid(orphan, 0)  # handed to this subreaper, not to init
+print("ended", run_world._has_children(), run_world._alive(nobody), scans.count("/proc"))
+'''
+
+
+def test_a_subreaper_with_no_child_knows_no_run_process_is_alive_without_reading_proc():
+    """The uid level's sweep asks, twice a run, whether a process of the run's uid is alive: reading every process's
+    /proc status took about 2 ms each time. The zygote is its runs' subreaper, so a process a run leaves behind (its
+    parent gone) is the zygote's child: with no child at all nothing of the run is alive, and /proc is read only
+    when there is one"""
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", SUBREAPED, str(PROJECT / "grader" / "part_e")],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["alone False False 0", "orphan True False 1", "ended False False 1"]
