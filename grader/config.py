@@ -131,7 +131,13 @@ class Config:
 def load_config(path: Path | None = None, overrides: dict[str, Any] | None = None,
                 environ: Mapping[str, str] | None = None) -> Config:
     """Defaults, then the file at path, then WAR_GRADER_* variables, then overrides ("section.key": value)."""
-    env: Mapping[str, str] = os.environ if environ is None else environ
+    values, sources, late = _layered_values(path, overrides, os.environ if environ is None else environ)
+    return _config_of(values, sources, late)
+
+
+def _layered_values(path: Path | None, overrides: dict[str, Any] | None,
+                    env: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str], LatePolicy | None]:
+    """Every setting's value ("section.key"), checked, with where it came from, and the file's [late] policy."""
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     layers = [("the defaults", _read_toml(files("grader").joinpath("grading.toml").read_text(), "the defaults"))]
@@ -167,6 +173,11 @@ def load_config(path: Path | None = None, overrides: dict[str, Any] | None = Non
         name = f"{setting.section}.{setting.key}"
         values[name] = _checked(setting, values[name], sources[name])
     _check_floor(values, sources)
+    return values, sources, late
+
+
+def _config_of(values: dict[str, Any], sources: dict[str, str], late: LatePolicy | None) -> Config:
+    """The Config the checked values make."""
     times = TimeLimits(
         call_timeout=values["limits.call_timeout"],
         game_timeout=values["limits.game_timeout"],

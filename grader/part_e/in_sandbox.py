@@ -130,75 +130,96 @@ def _child(command: dict[str, Any], prepared: run_session.Prepared, fd: int,
     """Run the tests once in this (forked) process; never returns. ids: the zygote's uid and gid, when this child
     was forked into namespaces of its own (mapped to themselves first)."""
     try:
-        os.setpgid(0, 0)
-        uid = _run_uid(command)  # the uid level: the run's own uid, for good, and no capability left
-        if uid is not None and not run_world.become(uid):
-            send(fd, {"fault": "the run's own uid could not be taken"})
+        if not _walled_in(command, fd, ids):
             return
-        if ids is not None:
-            try:
-                run_world.map_own_ids(*ids)
-            except Fault as fault:
-                send(fd, {"fault": str(fault)})
-                return
-            if not run_world.fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced")),
-                                          int(command.get("scratch_inodes") or 0)):
-                send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
-                return
-        if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
-            try:  # the scratch is added here: at bwrap and unshare it is the run's own /tmp, mounted just now
-                landlock.enforce(RULES, write=[command["scratch"]] if command.get("scratch") else [])
-            except OSError as error:
-                send(fd, {"fault": f"Landlock could not be applied ({error})"})
-                return
-        try:  # each run installs its own, with its own pid: the zygote has none, so no run can reach it
-            if not seccomp_bpf.install_allowlist():
-                send(fd, {"fault": "the system call allowlist is missing from the runtime"})
-                return
-        except OSError:
-            send(fd, {"fault": "the system call allowlist could not be installed"})
-            return
-        line = sys.stdin.buffer.readline()
-        payload: Any = json.loads(line) if line.strip() else None
-        sources = payload.get("sources") if isinstance(payload, dict) else None
-        code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
-        if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == run_sources.magic():
-            code = payload["code"]
-        send(fd, {"ready": True})  # standard input is the zygote's again
-        null = os.open(os.devnull, os.O_RDWR)
-        for target in (0, 1, 2):
-            os.dup2(null, target)
-        if CHANNEL > 2:
-            os.close(CHANNEL)  # only the zygote speaks to the trusted side
-        root, package = command["root"], command["package"]
-        if isinstance(sources, dict):
-            folder = os.path.join(root, package)
-            finder = run_sources.Sources(package, folder, sources, code)
-            sys.meta_path.insert(0, finder)
-            salt = payload.get("salt") if type(payload.get("salt")) is int else 0
-            files = frozenset(os.path.join(folder, name) for name in sources)
-            run_sources.load_all(finder, salt)
-            del payload, sources, code, line, finder  # nothing of the sources left in this frame
-            run_sources.hide_implementation(files)
+        _take_implementation(command, fd)
         prepared.recorder.fd = fd
         prepared.recorder.select_ids = command.get("select")
         import random  # noqa: PLC0415
 
         random.seed(RANDOM_SEED)  # collecting too (a test file drawing numbers at import, a parametrize): alike in every run
-        measure = None
-        if command.get("coverage") and coverage is not None:
-            measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
-                                        config_file=False)
-            measure.start()
-        prepared.run()
-        if measure is not None:
-            measure.stop()
-            data = measure.get_data()
-            executed = {os.path.relpath(path, root): sorted(data.lines(path) or [])
-                        for path in data.measured_files()}
-            send(fd, {"coverage": executed})
+        _run_measured(command, prepared, fd)
     finally:
         os._exit(0)
+
+
+def _walled_in(command: dict[str, Any], fd: int, ids: tuple[int, int] | None) -> bool:
+    """Before anything of the run's: its own process group, its uid (the uid level) or its namespaces' ids and
+    mounts, Landlock, then the system call allowlist; False, with the fault said on fd, when one could not be had."""
+    os.setpgid(0, 0)
+    uid = _run_uid(command)  # the uid level: the run's own uid, for good, and no capability left
+    if uid is not None and not run_world.become(uid):
+        send(fd, {"fault": "the run's own uid could not be taken"})
+        return False
+    if ids is not None:
+        try:
+            run_world.map_own_ids(*ids)
+        except Fault as fault:
+            send(fd, {"fault": str(fault)})
+            return False
+        if not run_world.fresh_mounts(int(command.get("scratch_bytes") or 0), bool(command.get("namespaced")),
+                                      int(command.get("scratch_inodes") or 0)):
+            send(fd, {"fault": "the run's own /tmp, /dev/shm and /proc could not be mounted"})
+            return False
+    if RULES is not None:  # Landlock before seccomp: the filter need not allow its calls
+        try:  # the scratch is added here: at bwrap and unshare it is the run's own /tmp, mounted just now
+            landlock.enforce(RULES, write=[command["scratch"]] if command.get("scratch") else [])
+        except OSError as error:
+            send(fd, {"fault": f"Landlock could not be applied ({error})"})
+            return False
+    try:  # each run installs its own, with its own pid: the zygote has none, so no run can reach it
+        if not seccomp_bpf.install_allowlist():
+            send(fd, {"fault": "the system call allowlist is missing from the runtime"})
+            return False
+    except OSError:
+        send(fd, {"fault": "the system call allowlist could not be installed"})
+        return False
+    return True
+
+
+def _take_implementation(command: dict[str, Any], fd: int) -> None:
+    """Read the run's line from standard input, say ready, leave standard input, output and the trusted side's
+    channel, then load the implementation it names (none: the student's own package) and hide it. Its sources and
+    code live in this function's frame alone, gone when it returns."""
+    line = sys.stdin.buffer.readline()
+    payload: Any = json.loads(line) if line.strip() else None
+    sources = payload.get("sources") if isinstance(payload, dict) else None
+    code: dict[str, Any] = {}  # without code compiled by this very Python, the sources are compiled here
+    if isinstance(payload, dict) and isinstance(payload.get("code"), dict) and payload.get("magic") == run_sources.magic():
+        code = payload["code"]
+    send(fd, {"ready": True})  # standard input is the zygote's again
+    null = os.open(os.devnull, os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    if CHANNEL > 2:
+        os.close(CHANNEL)  # only the zygote speaks to the trusted side
+    if isinstance(sources, dict):
+        root, package = command["root"], command["package"]
+        folder = os.path.join(root, package)
+        finder = run_sources.Sources(package, folder, sources, code)
+        sys.meta_path.insert(0, finder)
+        salt = payload.get("salt") if type(payload.get("salt")) is int else 0
+        files = frozenset(os.path.join(folder, name) for name in sources)
+        run_sources.load_all(finder, salt)
+        del payload, sources, code, line, finder  # nothing of the sources left in this frame
+        run_sources.hide_implementation(files)
+
+
+def _run_measured(command: dict[str, Any], prepared: run_session.Prepared, fd: int) -> None:
+    """The prepared session's run; for the student's own package, with the lines of the package it ran."""
+    measure = None
+    root, package = command["root"], command["package"]
+    if command.get("coverage") and coverage is not None:
+        measure = coverage.Coverage(data_file=None, include=[os.path.join(root, package, "*")],
+                                    config_file=False)
+        measure.start()
+    prepared.run()
+    if measure is not None:
+        measure.stop()
+        data = measure.get_data()
+        executed = {os.path.relpath(path, root): sorted(data.lines(path) or [])
+                    for path in data.measured_files()}
+        send(fd, {"coverage": executed})
 
 
 # -- the zygote ----------------------------------------------------------------------------------------

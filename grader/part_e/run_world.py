@@ -49,18 +49,7 @@ def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool,
         fresh_scratch(os.environ.get("TMPDIR", ""))
         sweep = False
     if sweep:
-        for _ in range(20):
-            try:
-                os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except this one and init
-            except ProcessLookupError:
-                break
-            reap()
-            # Outside a PID namespace of its own kill(-1) succeeds while any other process exists, signalled
-            # or not: stop once no process of this uid is left rather than after every try.
-            if not _others_of_this_uid():
-                break
-            time.sleep(0.005)
-        reap()
+        _kill_this_uids_others()
     if private_tmp:
         for folder in ("/tmp", "/dev/shm"):
             if os.path.isdir(folder):
@@ -80,6 +69,27 @@ def reset(root: str, snapshot: dict[str, bytes], sweep: bool, private_tmp: bool,
                 raise Fault(f"{left[0]} could not be deleted")
     if sweep:
         _remove_ipc(os.getuid())
+    _restore(root, snapshot)
+
+
+def _kill_this_uids_others() -> None:
+    """Kill every process of this uid but this one (a run's leftovers where they share it), and reap them."""
+    for _ in range(20):
+        try:
+            os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except this one and init
+        except ProcessLookupError:
+            break
+        reap()
+        # Outside a PID namespace of its own kill(-1) succeeds while any other process exists, signalled
+        # or not: stop once no process of this uid is left rather than after every try.
+        if not _others_of_this_uid():
+            break
+        time.sleep(0.005)
+    reap()
+
+
+def _restore(root: str, snapshot: dict[str, bytes]) -> None:
+    """The copy as the snapshot holds it: what is not in it deleted, what differs written again (Fault if not)."""
     for folder, dirs, names in os.walk(root, topdown=False):
         for name in names:
             path = os.path.join(folder, name)
