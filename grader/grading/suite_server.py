@@ -20,6 +20,7 @@ from typing import IO
 import pytest
 
 from . import deadlines, expected, harness
+from .recorded import Recorded
 from .suite_protocol import RunRequest, ServerReply, read_timings
 
 
@@ -80,9 +81,30 @@ def _run(session: pytest.Session, env: dict[str, str], told: int) -> None:
         harness.pytest_sessionfinish(session, 0)
         with os.fdopen(told, "w", encoding="utf-8") as pipe:
             json.dump(deadlines.KNOWN, pipe)
-    except BaseException:  # noqa: BLE001 - report any failure as a status, never return into the server
+    except BaseException as error:  # noqa: BLE001 - report any failure, never return into the server
         code = 99
+        _record_fault(env, error)
     os._exit(code)
+
+
+def _record_fault(env: dict[str, str], error: BaseException) -> None:
+    """Where a run that failed has written no results, a record of the grader's fault naming what ended it: the
+    exception's type and the grader's line it was raised from (never its text, which could carry a student's), so
+    the report says more than that the run "ended without writing its results"."""
+    path = env.get(harness.RESULTS_VARIABLE, "")
+    if not path or os.path.exists(path):  # a record written before the failure stands
+        return
+    where = ""
+    trace = error.__traceback__
+    while trace is not None:
+        module = trace.tb_frame.f_globals.get("__name__", "")
+        if isinstance(module, str) and module.startswith("grader."):
+            where = f" in {module}, line {trace.tb_lineno}"
+        trace = trace.tb_next
+    try:
+        Recorded(grader_fault=f"the grading process failed ({type(error).__name__}{where})").write(path)
+    except BaseException:  # noqa: BLE001, S110 - then it is the run that wrote nothing, as before
+        pass
 
 
 def _learn(learned: int) -> None:

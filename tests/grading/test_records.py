@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from grader.config import load_config
@@ -142,3 +144,41 @@ def test_a_worker_whose_uid_left_something_ends_the_run_as_a_grader_fault_that_s
     harness.pytest_sessionfinish(None, 0)  # type: ignore[arg-type]
     assert Recorded.read(results).grader_fault == \
         "what the sandbox's uid 16777216 left could not be removed (shm 32827)"
+
+
+def test_a_trusted_run_that_fails_leaves_a_grader_fault_naming_the_exception_and_the_graders_line(tmp_path):
+    """Any exception in a trusted run forked from the suite server (not only a worker's clean-up) still leaves a
+    record: a grader fault with the exception's type and the grader's line it came from, never its text (which
+    could carry a student's); a record written before the failure stands"""
+    import os
+
+    from grader.grading import suite_server
+
+    class Items:
+        def __iter__(self):
+            raise KeyError("a student's text")
+
+        def __len__(self) -> int:
+            return 1
+
+    class Session:
+        items = Items()
+
+    results = tmp_path / "recorded.json"
+    for before in (None, Recorded(grader_fault="written first")):
+        if before is not None:
+            before.write(results)
+        pid = os.fork()
+        if pid == 0:
+            read, told = os.pipe()
+            suite_server._run(Session(), {harness.RESULTS_VARIABLE: str(results)}, told)  # type: ignore[arg-type]
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 99
+        fault = Recorded.read(results).grader_fault
+        if before is None:
+            line = next(number for number, text in enumerate(Path(suite_server.__file__).read_text().splitlines(), 1)
+                        if "for index, item in enumerate(items)" in text)
+            assert fault == f"the grading process failed (KeyError in grader.grading.suite_server, line {line})"
+            results.unlink()
+        else:
+            assert fault == "written first"
