@@ -265,11 +265,15 @@ def run_census(level: str, token: str) -> dict[str, list[str]]:
         part_e("a", "tests-a", everyone, "student A's Part E")
         worker("b", "worker-b", earlier, "student B's worker (the same uid, later)")
         part_e("b", "tests-b", earlier, "student B's Part E (the same uid, later)")
-    finally:
-        for client in locals().get("clients", {}).values():
-            client.stop()
-        remove_marks(token)
-        shutil.rmtree(work, ignore_errors=True)
+    finally:  # each step even when the one before raised: a census that could not finish leaves nothing either
+        try:
+            for client in locals().get("clients", {}).values():
+                client.stop()
+        finally:
+            try:
+                remove_marks(token)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
     return merge(*found)
 
 
