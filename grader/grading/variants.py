@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from reference import JOKER, RANKS, card_value
@@ -85,43 +86,9 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
     needed = face_down + 2 if needs_more else 1 if short_fights else face_down + 1
     while True:
         short1, short2 = len(q1) < needed, len(q2) < needed
-        if short1 and short2 and both_short == "P1":
-            gather(q1, pile1, pile2)
-            q1.extend(q2)
-            q2.clear()
-            return RoundOutcome("P1", q1, q2), chain
-        if short1 and short2:
-            q1.extend(reversed(pile1))
-            q2.extend(reversed(pile2))
-            return RoundOutcome("draw", q1, q2), chain
         if short1 or short2:
-            winner, loser, own, other, name = (q2, q1, pile2, pile1, "P2") if short1 else (q1, q2, pile1, pile2, "P1")
-            if short_takes in ("all", "piles"):
-                gather(winner, own, other)
-            if short_takes in ("all", "queue"):
-                winner.extend(loser)
-                loser.clear()
-            return RoundOutcome(name, q1, q2), chain
-        if short_fights and (len(q1) < face_down + 1 or len(q2) < face_down + 1):
-            for queue, pile in ((q1, pile1), (q2, pile2)):
-                for _ in range(min(face_down, len(queue) - 1) + 1):
-                    pile.append(queue.pop(0))
-                    played.append(pile[-1])
-        elif from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
-            down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
-            del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
-            for card1, card2 in zip(down1, down2):
-                pile1.append(card1)
-                pile2.append(card2)
-                played.extend((card1, card2))
-            pile1.append(q1.pop(0))
-            pile2.append(q2.pop(0))
-            played.extend((pile1[-1], pile2[-1]))
-        else:
-            for _ in range(face_down + 1):
-                pile1.append(q1.pop(0))
-                pile2.append(q2.pop(0))
-                played.extend((pile1[-1], pile2[-1]))
+            return _short(q1, q2, pile1, pile2, (short1, short2), both_short, short_takes, gather), chain
+        _lay(q1, q2, pile1, pile2, played, face_down, from_back=from_back, short_fights=short_fights)
         v1, v2 = _VALUES.get(pile1[-1], 0), _VALUES.get(pile2[-1], 0)
         if v1 != v2:
             winner, own, other, name = (q1, pile1, pile2, "P1") if v1 > v2 else (q2, pile2, pile1, "P2")
@@ -130,6 +97,54 @@ def war_chain(p1: list[str], p2: list[str], c1: str, c2: str, *, face_down: int 
         chain += 1
         if new_piles:
             pile1, pile2, played = [], [], []
+
+
+def _short(q1: list[str], q2: list[str], pile1: list[str], pile2: list[str], short: tuple[bool, bool],
+           both_short: str, short_takes: str, gather: Callable[[list[str], list[str], list[str]], None]) -> RoundOutcome:
+    """The war's end when one player, or both (short), holds too few cards to go on, as war_chain's options say."""
+    short1, short2 = short
+    if short1 and short2 and both_short == "P1":
+        gather(q1, pile1, pile2)
+        q1.extend(q2)
+        q2.clear()
+        return RoundOutcome("P1", q1, q2)
+    if short1 and short2:
+        q1.extend(reversed(pile1))
+        q2.extend(reversed(pile2))
+        return RoundOutcome("draw", q1, q2)
+    winner, loser, own, other, name = (q2, q1, pile2, pile1, "P2") if short1 else (q1, q2, pile1, pile2, "P1")
+    if short_takes in ("all", "piles"):
+        gather(winner, own, other)
+    if short_takes in ("all", "queue"):
+        winner.extend(loser)
+        loser.clear()
+    return RoundOutcome(name, q1, q2)
+
+
+def _lay(q1: list[str], q2: list[str], pile1: list[str], pile2: list[str], played: list[str], face_down: int, *,
+         from_back: bool, short_fights: bool) -> None:
+    """One war cycle's cards onto the piles (and into played): face_down down and one up from each hand, as
+    war_chain's options say."""
+    if short_fights and (len(q1) < face_down + 1 or len(q2) < face_down + 1):
+        for queue, pile in ((q1, pile1), (q2, pile2)):
+            for _ in range(min(face_down, len(queue) - 1) + 1):
+                pile.append(queue.pop(0))
+                played.append(pile[-1])
+    elif from_back:  # the face-down cards are the last face_down of the hand, front to back; the face-up the front
+        down1, down2 = q1[len(q1) - face_down:], q2[len(q2) - face_down:]
+        del q1[len(q1) - face_down:], q2[len(q2) - face_down:]
+        for card1, card2 in zip(down1, down2):
+            pile1.append(card1)
+            pile2.append(card2)
+            played.extend((card1, card2))
+        pile1.append(q1.pop(0))
+        pile2.append(q2.pop(0))
+        played.extend((pile1[-1], pile2[-1]))
+    else:
+        for _ in range(face_down + 1):
+            pile1.append(q1.pop(0))
+            pile2.append(q2.pop(0))
+            played.extend((pile1[-1], pile2[-1]))
 
 
 def face_down_offset(offset: int, options: dict[str, Any] | None = None) -> Variant:
