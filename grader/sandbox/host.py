@@ -45,8 +45,8 @@ most RUN_UIDS - 1, a test checks). They come from RUN_BLOCK uids of the grader's
 i * RUN_BLOCK on; the last ends at 2**31 - 1), apart from the fresh uids, whose layout is older: a grader of an
 earlier version running beside this one never hands out, nor kills as stale, a uid of this region."""
 
-Uids = int | range
-"""One uid, or a sandbox's run of them (its zygote's and its runs')."""
+Uids = int | range | frozenset[int]
+"""One uid, a sandbox's run of them (its zygote's and its runs'), or a uid block's every region at once."""
 
 WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
 """The folders every user may write to (with the world-writable folders below them): where a sandbox's uid can
@@ -56,7 +56,7 @@ UID_LOCKS = Path("/run/war-grader")
 """Where the lock files of the uid blocks live (root's; a fallback under the temporary folder)."""
 
 
-def _of(uids: Uids) -> range:
+def _of(uids: Uids) -> range | frozenset[int]:
     return range(uids, uids + 1) if isinstance(uids, int) else uids
 
 
@@ -151,7 +151,7 @@ large file, uninterruptible, can take seconds), and what is still alive then is 
 def kill_uid(uid: Uids) -> None:
     """Kill every process left running as uid, or as any of uids (a fork bomb's children), sweeping until none is
     left (KILL_SECONDS at most)."""
-    if isinstance(uid, range):
+    if not isinstance(uid, int):
         for one in sorted(_uids_running(uid)):
             kill_uid(one)
         return
@@ -185,7 +185,7 @@ def _alive(fields: dict[str, str]) -> bool:
     return fields["State"].split()[0] not in ("Z", "X") or int(fields.get("Threads", "1")) > 1
 
 
-def _uids_running(uids: range) -> set[int]:
+def _uids_running(uids: range | frozenset[int]) -> set[int]:
     """Which of uids own a process now (one pass over /proc)."""
     return {uid for _, owners, _ in _processes() for uid in owners if uid in uids}
 
@@ -269,13 +269,12 @@ def uid_block() -> int:
         first = UID_BASE + index * UID_BLOCK
         regions = (range(first, first + UID_BLOCK), _region(FRESH_BASE, FRESH_BLOCK, index),
                    _region(RUN_BASE, RUN_BLOCK, index))
-        for uids in regions:
-            for uid in _uids_running(uids):
-                kill_uid(uid)
-        for uids in regions:  # then what they left where every user may write, and their System V objects
-            for writable in WRITABLE:
-                remove_files_of(uids, Path(writable))
-            remove_ipc_of(uids)
+        everyone = frozenset(uid for uids in regions for uid in uids)
+        for uid in _uids_running(everyone):
+            kill_uid(uid)
+        for writable in WRITABLE:  # then what they left where every user may write (one walk), and their IPC objects
+            remove_files_of(everyone, Path(writable))
+        remove_ipc_of(everyone)
         return first
     raise SandboxError(f"all {UID_BLOCKS} blocks of worker uids are held by running graders")
 
