@@ -7,8 +7,8 @@ give exactly the reference's answers (tests/grading/test_war_variants.py)."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from reference import JOKER, RANKS, card_value
