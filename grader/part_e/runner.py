@@ -85,14 +85,14 @@ DATACLASS_TEXTS = "dataclass_texts.json"
 """The code dataclasses writes for the starter's classes, in the runtime: the zygote compiles it once
 (run_sources.serve_dataclass_code)."""
 
-_RECORD_DATACLASS_TEXTS = """import dataclasses, json, sys
+_RECORD_DATACLASS_TEXTS = """import dataclasses, importlib, json, sys
 sys.path.insert(0, sys.argv[1])
 texts, real = [], exec
 def record(text, *rest):
     texts.append(text)
     return real(text, *rest)
 dataclasses.exec = record
-import starter
+importlib.import_module(sys.argv[2])
 print(json.dumps(texts))
 """
 
@@ -188,13 +188,17 @@ def make_runtime(folder: Path) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def starter_dataclass_texts() -> list[str]:
-    """What dataclasses compiles for the starter's classes (Rules, GameResult), as this Python writes it; recorded in
-    a process of its own, so nothing but the starter's classes is in it. The starter is what every student has:
-    nothing in these texts is a secret of the wheats or chaffs. Empty when it cannot be recorded (runs only get
+    """What dataclasses compiles for the starter's classes (Rules, GameResult), as this Python writes it. The
+    starter is what every student has: nothing in these texts is a secret of the wheats or chaffs."""
+    return dataclass_texts(Path(starter.__file__).resolve().parents[1], "starter")
+
+
+def dataclass_texts(folder: Path, module: str) -> list[str]:
+    """What dataclasses compiles for the classes of module (imported from folder), recorded in a Python process of
+    its own, so nothing but that module's classes is in it; empty when it cannot be recorded (runs only get
     slower)."""
     try:
-        done = subprocess.run([sys.executable, "-I", "-c", _RECORD_DATACLASS_TEXTS,
-                               str(Path(starter.__file__).resolve().parents[1])],
+        done = subprocess.run([sys.executable, "-I", "-c", _RECORD_DATACLASS_TEXTS, str(folder), module],
                               capture_output=True, text=True, timeout=60, check=True)
         texts = json.loads(done.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):

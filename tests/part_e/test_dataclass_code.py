@@ -72,15 +72,15 @@ def test_the_texts_are_the_starters_classes_and_nothing_of_the_references() -> N
     assert "high_card" not in joined  # a field only the reference's Rules has
     for text in texts:
         compile(text, "<string>", "exec", dont_inherit=True)
+    # the zygote reads them from the file make_runtime writes (the runtime cannot import runner.py)
+    assert f'"{runner.DATACLASS_TEXTS}"' in (PART_E / "in_sandbox.py").read_text(encoding="utf-8")
 
 
 def test_a_class_gets_the_same_methods_from_the_compiled_code(tmp_path: Path) -> None:
-    recorded = subprocess.run(
-        [sys.executable, "-I", "-c", "import dataclasses, json\ntexts = []\n"
-         "real = exec\ndef record(text, *rest):\n    texts.append(text)\n    return real(text, *rest)\n"
-         "dataclasses.exec = record\n" + CLASSES.replace("class Elsewhere", "class NotRecorded") +
-         "print(json.dumps(texts))"], capture_output=True, text=True, timeout=60, check=True)
-    rules_only = [text for text in json.loads(recorded.stdout) if "NotRecorded" not in text and "size" not in text]
+    (tmp_path / "declared.py").write_text(CLASSES.replace("class Elsewhere", "class NotRecorded"), encoding="utf-8")
+    recorded = runner.dataclass_texts(tmp_path, "declared")
+    rules_only = [text for text in recorded if "NotRecorded" not in text and "size" not in text]
+    assert rules_only and len(rules_only) < len(recorded)
     plain = _classes_in_a_process(None, tmp_path)
     served = _classes_in_a_process(rules_only, tmp_path)
     assert served["cached"] == {"Rules": True, "Elsewhere": False}  # Rules from the zygote's code, the other compiled
